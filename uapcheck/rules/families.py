@@ -153,12 +153,12 @@ def _instance_check_in_budget(spec: S.Spec) -> str:
 
 
 def _matched_theorem(spec: S.Spec, n, params) -> "Optional[F.FamilyTheorem]":
-    """The family theorem whose pattern is the spec's (within 10 s at the default --budget, a share of the run's
+    """The family theorem whose pattern is the spec's (within 30 s at the default --budget, a share of the run's
     budget), or None: no family, an open one, or
     out of time."""
     from . import pattern as P
     try:
-        with time_limit("the family theorems of the pattern", 10.0):
+        with time_limit("the family theorems of the pattern", 30.0):
             theorem = F.match(P._patterns(spec), n, params, P._biases(spec), spec.positional,
                               lower=P._lower_bounds(spec))
     except BudgetExceeded:

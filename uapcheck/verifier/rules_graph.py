@@ -83,6 +83,19 @@ def _symbolic(ctx, s, by_lemma, by_family):
     return by_lemma(ctx, s)
 
 
+def _symbolic_or_ranged_bound(ctx, s, by_lemma, by_family, rule: str):
+    """`_symbolic`; where it rejects a step with a range that states only D ≤ a bound, the bound is checked as a
+    spanning part's (it holds at every n ≥ 1: the closed forms' fallback when a family theorem was not reached in its
+    time limit states it so), and the rejection stands when no part gives that bound."""
+    try:
+        return _symbolic(ctx, s, by_lemma, by_family)
+    except Reject:
+        found = spanning_bound.ranged_step(ctx, s, rule) if spanning_bound.applies(ctx, s, ranged=True) else None
+        if found is None:
+            raise
+        return found
+
+
 @checker("PAT-NORMAL")
 def normal_form(ctx, s):
     """Checked before every other step (normal_form.apply), so the later steps see the normal forms."""
@@ -152,7 +165,7 @@ def _connected(ctx, s):  # noqa: C901 - one route per kind of connectivity state
         bounded = spanning_bound.connected(ctx, s) if spanning_bound.applies(ctx, s) else None
         if bounded:  # D ≤ a spanning part's bound, no exact closed form (§11.11)
             return bounded
-        return _symbolic(ctx, s, lemmas.symbolic_connected, rules_families.connected)
+        return _symbolic_or_ranged_bound(ctx, s, lemmas.symbolic_connected, rules_families.connected, "PAT-CONNECTED")
     except LargeN:
         # several heads at a large n: their union's theorem read at n (Theorem F125 (c))
         return (rules_families.several_heads_at(ctx, s) or _lemma_at_length(ctx, s) or _window_union_at_length(ctx, s)
@@ -408,7 +421,7 @@ def layers(ctx, s):  # noqa: C901 - one branch per layer-count case (D + 1, a vi
         bounded = spanning_bound.layers(ctx, s) if spanning_bound.applies(ctx, s) else None
         if bounded:  # one layer more than a spanning part's bound on D (§11.2, §11.11)
             return bounded
-        return _symbolic(ctx, s, lemmas.symbolic_layers, rules_families.layers)
+        return _symbolic_or_ranged_bound(ctx, s, lemmas.symbolic_layers, rules_families.layers, "PAT-LAYERS")
     except LargeN:
         return _large_layers(ctx, s)
     data = s.get("data") or {}

@@ -92,12 +92,22 @@ def _stride_pairs(spec: S.Spec, n: sympy.Symbol) -> list[tuple[str, sympy.Expr]]
             for s in sorted(set(strides)) if s <= 2 * w + 1][:1]
 
 
-def applies(ctx, s: dict) -> bool:
-    """A symbolic-n step that states a diameter bound and no diameter and no family theorem's range."""
+def applies(ctx, s: dict, *, ranged: bool = False) -> bool:
+    """A symbolic-n step that states a diameter bound and no diameter and no family theorem's range (`ranged`: one
+    that states a range, `from`, as the closed forms' fallback does when a family theorem was not reached)."""
     data = s.get("data") or {}
     return (isinstance(data, dict) and not isinstance(ctx.spec.tokens, int) and data.get("diameter") is None
-            and data.get("diameter bound") is not None and "from" not in data
+            and data.get("diameter bound") is not None and ("from" in data) == ranged
             and all(not isinstance(h.pattern, S.PatternSequence) for h in ctx.spec.heads))
+
+
+def ranged_step(ctx, s: dict, rule: str) -> Optional[tuple]:
+    """A step with a range (`from`) stating D ≤ a spanning part's bound: the bound holds at every n ≥ 1, so at every
+    n of the range, and the step is checked as one without a range. None when no part gives that bound: a family
+    theorem's bound, which holds only on its range, is then left to the family's own check (no BFS below the range)."""
+    if _matching_part(ctx, _stated_bound(ctx, s)) is None:
+        return None
+    return connected(ctx, s) if rule == "PAT-CONNECTED" else layers(ctx, s)
 
 
 def _stated_bound(ctx, s: dict) -> sympy.Expr:
