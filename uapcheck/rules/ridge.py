@@ -372,7 +372,8 @@ def exponent_not_polynomial(g: Growth, end: int) -> Optional[Claim]:
     than every power (C > 0) or tends to 0 without vanishing (C < 0) at that end; a polynomial does neither."""
     if g is ZERO or g.oscillating:
         return None
-    values = [sympy.sympify(v) for v in (g.C, g.p, *(co for _, co in g.E), *(al for al, _ in g.E))]
+    values = [sympy.Integer(v) if isinstance(v, int) else v  # the growth engine's exact numbers (no text)
+              for v in (g.C, g.p, *(co for _, co in g.E), *(al for al, _ in g.E))]
     if any(v.free_symbols for v in values) or not all(v.is_real for v in values) or not _nonzero(g.C):
         return None
     grows = bool(g.E[0][1].is_positive and g.E[0][0].is_positive) if g.E else bool(g.p >= 1)
