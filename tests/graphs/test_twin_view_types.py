@@ -14,7 +14,7 @@ from uapcheck.graphs import twin_quotient as T
 from uapcheck.graphs import twin_views as V
 
 from .test_twin_quotient import _allowed, _brute, _engine, _spec
-from .test_twin_views import _run
+from .timed_checks import timed_check as _run
 
 SHAPES = ["blocks(9) + strided(7)", "blocks(15) + strided(7)", "blocks(20) + strided(5)",
           "blocks(12) + strided(5) + global(1)", "blocks(13) + strided(8)", "blocks(10) + window(1) + strided(6)",
