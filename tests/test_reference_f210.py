@@ -10,10 +10,10 @@ different G-orbits have isomorphic rooted views. At every n of one period from t
 statement leaves them sufficient, not least."""
 from __future__ import annotations
 
-from collections import deque
-
 import pynauty
 import pytest
+
+from breadth_first import distances
 
 # (w, s) with w + 1 <= s <= 2w + 1, s >= 3: F200's (S), (E) and (B) cases among them
 PAIRS = [(1, 3), (2, 3), (2, 4), (2, 5), (3, 4), (3, 6)]
@@ -39,17 +39,7 @@ def _nbhd(pattern: str, w: int, s: int, n: int) -> list[frozenset[int]]:
 
 def _dist(heads, n, i) -> list[int]:
     """d(v → i) in the union: v reaches i in one step when v ∈ N_h(i) for some head."""
-    union = [frozenset().union(*(h[v] for h in heads)) for v in range(n)]
-    d = [-1] * n
-    d[i] = 0
-    queue = deque([i])
-    while queue:
-        x = queue.popleft()
-        for u in union[x]:
-            if d[u] < 0:
-                d[u] = d[x] + 1
-                queue.append(u)
-    return d
+    return distances([frozenset().union(*(h[v] for h in heads)) for v in range(n)], i)
 
 
 def _view(heads, n, ball, root):
