@@ -1789,6 +1789,41 @@ class GridHubsGroup(Certificate):
 
 
 @dataclass(frozen=True)
+class ParityHubsGroup(Certificate):
+    """G of `offsets {2, 4} cyclic` (or {−2, −4}, with or without 0) beside `global(g)`, g ≥ 2, on one class of n mod 2
+    (docs/theory.md §11.11, Theorem F221): the class's bound and order (2: {id, σ}, σ exchanging 2j − 1 and 2j; 1:
+    trivial). The check re-runs the decision (graphs/cyclic_parity_hubs.py); the verifier
+    (uapcheck/verifier/cyclic_parity_hubs.py) restates the theorem and re-counts the group at lengths of each class."""
+
+    patterns: tuple        # the distinct heads' spec.Patterns, in order of first occurrence
+    found: Any             # graphs.cyclic_parity_hubs.ParityHubs
+    residue: int           # the class n mod 2 this step states
+    order: Any             # the stated group's order
+    #: a concrete length the step states G at (its class, from the class's bound on); None: symbolic n
+    length: Any = None
+    kind = "cyclic parity hubs"
+
+    def check(self) -> None:
+        from .graphs import cyclic_parity_hubs as PH
+        again = PH.decide(list(self.patterns), {})
+        if again is None or again != self.found:
+            _reject(ParityHubsGroup, "re-deciding the heads gives another sign, hub count or classes")
+            return
+        _, low, order = next(c for c in again.classes if c[0] == self.residue)
+        if self.length is not None and (not isinstance(self.length, int) or isinstance(self.length, bool)
+                                        or self.length < low or self.length % 2 != self.residue):
+            _reject(ParityHubsGroup, f"n = {self.length} is not a length of Theorem F221's class n ≡ {self.residue} "
+                                     f"(mod 2), n ≥ {low}")
+        if sympy.sympify(self.order, strict=True) != order:  # safe: strict (no text parsed)
+            _reject(ParityHubsGroup, f"the order {self.order} is not Theorem F221's {order} on the class")
+
+    def to_json(self) -> Any:
+        from .graphs.cyclic_parity_hubs import SECTION, parity_json
+        return {"kind": self.kind, "section": SECTION, **parity_json(self.found), "residue": self.residue,
+                "order": int(self.order), **({} if self.length is None else {"n": self.length})}
+
+
+@dataclass(frozen=True)
 class CyclicHeadsGroup(Certificate):
     """G of several heads whose union is a cyclic window, or one-sided cyclic offsets (docs/theory.md §11.11, Theorem
     F153): F143's data (the radius, the zone's sides, the case, the zone positions where ρ_Z fails) and the group it

@@ -127,8 +127,9 @@ def closed_group(heads: Sequence[Pattern], n: Value, params: Optional[Mapping[st
           and not _holds_at(found, n)):
         # a concrete length the heads' own closed forms leave open: the class of Theorems F35–F39 holding at
         # this n (Theorem F125 (a), graphs/heads_at_length.py), decided without the arcs at n
+        from .cyclic_parity_hubs import group_at as parity_at  # Theorem F221: n's class mod 2 from its bound on
         from .heads_at_length import group_at
-        at = group_at([p for p, _ in pairs], int(n), params)
+        at = parity_at([p for p, _ in pairs], int(n), params) or group_at([p for p, _ in pairs], int(n), params)
         if at is not None:
             return ClosedForm((at,))
     return found
@@ -147,6 +148,8 @@ def _below(found: Optional[ClosedForm], mine: ClosedForm, n) -> tuple:
     decision = mine.cases[0].intersection
     if decision[0] == "cyclic window heads":  # Theorem F153: one case, from the union's bound on
         top = decision[2]
+    elif decision[0] == "cyclic parity hubs":  # Theorem F221: two classes, each from its bound on
+        top = max(low for _, low, _ in decision[1].classes)
     else:
         owner = decision[1] if decision[0] == "partition heads" else decision[0]  # Theorem F72 or F35–F39
         top = max(c.low for c in owner.classes)
@@ -216,6 +219,9 @@ def _several_heads(patterns: list[Pattern], atoms: list[list[_Atom]], n, params)
     if not cases:
         from .cyclic_window_heads import group_cases as cyclic_cases  # heads whose union is a cyclic window (F153)
         cases = cyclic_cases(patterns, n, params)
+    if not cases:  # offsets {2, 4} cyclic beside global(g): the parity classes (Theorem F221)
+        from .cyclic_parity_hubs import group_cases as parity_cases
+        cases = parity_cases(patterns, n, params)
     if not cases:  # F35–F39 again, representative lengths beyond MAX_REPRESENTATIVE_N
         cases = intersect(patterns, per_head, n, params, union, wide=True)
     return ClosedForm(tuple(cases)) if cases else None

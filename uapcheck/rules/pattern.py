@@ -1459,6 +1459,11 @@ def _group_certificate(spec: S.Spec, case, info):
         _, found, residue, *length = case.intersection
         return SplitLinesGroup(tuple(dict.fromkeys(_patterns(spec))), found, residue, case.order,
                                length[0] if length else None)
+    if case.intersection[0] == "cyclic parity hubs":  # Theorem F221
+        from ..certificates import ParityHubsGroup
+        _, found, residue, *length = case.intersection
+        return ParityHubsGroup(tuple(dict.fromkeys(_patterns(spec))), found, residue, case.order,
+                               length[0] if length else None)
     if case.intersection[0] == "grid hub heads":  # Theorem F171
         from ..certificates import GridHubsGroup
         return GridHubsGroup(tuple(dict.fromkeys(_patterns(spec))), case.intersection[1], case.order)

@@ -15,8 +15,8 @@ from .. import proof
 from .wording import condition_claim, group_claim
 from ..claim import claim as claim_of, group as group_of
 from .. import spec as S
-from ..certificates import (ByResidueClass, CyclicHeadsGroup, Generators, GridHubsGroup, HeadIntersection, PartitionHeads,
-                            ResidueExchangesGroup, SplitLinesGroup, StandardFamily, TrivialBesideCompleteHead,
+from ..certificates import (ByResidueClass, CyclicHeadsGroup, Generators, GridHubsGroup, HeadIntersection,
+                            ParityHubsGroup, PartitionHeads, ResidueExchangesGroup, SplitLinesGroup, StandardFamily, TrivialBesideCompleteHead,
                             Trusted)
 from ..groups import (ROTATION_AND_REFLECTION_GROUPS, GroupInfo, NamedGroup, bias_group, meet, order_text,
                       symbolic_group)
@@ -107,7 +107,7 @@ def _certified_orders(certificate) -> set:
     if isinstance(certificate, PartitionHeads) and certificate.length is not None:
         return {_order_text(certificate.order_at_length())}  # Theorem F126: the class's formula at the length
     if isinstance(certificate, (HeadIntersection, PartitionHeads, TrivialBesideCompleteHead, CyclicHeadsGroup,
-                                ResidueExchangesGroup, SplitLinesGroup, GridHubsGroup)):
+                                ResidueExchangesGroup, SplitLinesGroup, GridHubsGroup, ParityHubsGroup)):
         return {_order_text(certificate.order)}
     if isinstance(certificate, Generators):
         return {_order_text(certificate.order), _order_text(certificate.shown or certificate.order)}
@@ -147,7 +147,8 @@ def _check_classes(info: GroupInfo, certificate) -> None:
 
 @proof.rule("SYM-AUT", "G = ∩ heads Aut(Γ_head) ∩ bias ∩ PE, computed exactly", CITE_GROUP,
             statuses=(proof.PROVED,), certificates=(Generators, StandardFamily, HeadIntersection, PartitionHeads, CyclicHeadsGroup, ResidueExchangesGroup,
-                                                    SplitLinesGroup, GridHubsGroup, Trusted, ByResidueClass,
+                                                    SplitLinesGroup, GridHubsGroup, ParityHubsGroup, Trusted,
+                                                    ByResidueClass,
                                                     TrivialBesideCompleteHead))
 def group_step(desc: str, info: GroupInfo, evidence: dict, certificate, notes=()) -> proof.Step:
     if info.classes:

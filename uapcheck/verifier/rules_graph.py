@@ -605,6 +605,9 @@ def _several_heads_group(ctx, s):
     if kind == "grid hub heads":  # Theorem F171: blocks and residue classes beside hubs
         from . import grid_hubs
         return grid_hubs.check(ctx, s)
+    if kind == "cyclic parity hubs":  # Theorem F221: offsets {2, 4} cyclic beside global(g)
+        from . import cyclic_parity_hubs
+        return cyclic_parity_hubs.check(ctx, s)
     if kind == "split line heads":  # Theorem F187: a line split into the classes mod m
         from . import split_lines
         return split_lines.group_check(ctx, s)

@@ -1,0 +1,116 @@
+"""SYM-AUT for `offsets {2, 4} cyclic` (or {−2, −4}, with or without the offset 0) beside `global(g)`, g ≥ 2, at
+symbolic n or at a length of a class (docs/theory.md §11.11, Theorem F221), re-checked with the verifier's own code.
+
+What is checked (a certificate of kind "cyclic parity hubs"):
+* the re-parsed heads are exactly those two (the verifier's own reading of spec.Offsets and spec.Global); the sign,
+  the offset 0 and g are the certificate's;
+* the classes are the verifier's restatement of F221: n even from max(8, g + 2) (rounded up to even) with order 2
+  when g is even ({id, σ}, σ = (1 2)(3 4)…) and 1 when g is odd; n odd from max(5, g + 2) (rounded up to odd), order 1;
+* the step's class and order are one of them, and a stated length lies in that class from its bound on;
+* nauty's order on the verifier's own arcs equals the class's at every length of each class from its bound through
+  RECOUNT_TOP, and at even lengths σ keeps both heads' arcs when g is even.
+The theorem's proof (Lemma AI, the rotations of C_m(1, 2)) is the part taken from docs/theory.md.
+"""
+from __future__ import annotations
+
+from typing import Optional
+
+from .. import spec as S
+from .check import VERIFIED, Reject
+from . import groups, patterns
+
+#: the lengths re-counted with nauty: every length of each class from its bound up to this
+RECOUNT_TOP = 36
+
+
+def _int(t) -> Optional[int]:
+    return t if isinstance(t, int) and not isinstance(t, bool) else None
+
+
+def read(pats: list) -> Optional[tuple[int, bool, int]]:
+    """(sign, loops, g) of the re-parsed distinct heads, or None outside the theorem."""
+    if len(pats) != 2:
+        return None
+    offsets, hubs = None, None
+    for p in pats:
+        if isinstance(p, S.Offsets) and p.cyclic and offsets is None:
+            values = [_int(k) for k in p.offsets]
+            if any(v is None for v in values):
+                return None
+            nonzero = {v for v in values if v != 0}
+            if nonzero == {2, 4}:
+                offsets = (1, 0 in values)
+            elif nonzero == {-2, -4}:
+                offsets = (-1, 0 in values)
+            else:
+                return None
+        elif isinstance(p, S.Global) and (_int(p.g) or 0) >= 2 and hubs is None:
+            hubs = _int(p.g)
+        else:
+            return None
+    if offsets is None or hubs is None:
+        return None
+    return offsets[0], offsets[1], hubs
+
+
+def classes(g: int) -> dict[int, tuple[int, int]]:
+    """residue → (bound, order), the verifier's restatement of F221."""
+    even = max(8, g + 2)
+    odd = max(5, g + 2)
+    return {0: (even + even % 2, 2 if g % 2 == 0 else 1), 1: (odd + 1 - odd % 2, 1)}
+
+
+def _recount(pats: list, g: int, table: dict) -> int:
+    """nauty's order at every length of each class from its bound to RECOUNT_TOP, and σ on the even lengths; the
+    number of lengths re-counted."""
+    count = 0
+    for r, (low, order) in table.items():
+        for n in range(low, RECOUNT_TOP + 1, 2):
+            arcs = [patterns.head_arcs(p, n) for p in pats]
+            got, method = groups.full_order(patterns.head_labels(arcs), n, "none")
+            if got != order:
+                raise Reject(f"Theorem F221: at n = {n} the order is {got} ({method}), not the class's {order}")
+            if r == 0 and order == 2:
+                sigma = {i: i + 1 if i % 2 else i - 1 for i in range(1, n + 1)}
+                if any(frozenset((sigma[j], sigma[i]) for j, i in a) != a for a in arcs):
+                    raise Reject(f"Theorem F221: at n = {n} the exchange of 2j − 1 and 2j moves a head's arcs")
+            count += 1
+    return count
+
+
+def check(ctx, s) -> tuple[str, str]:  # noqa: C901 - one problem per claim of the certificate
+    spec = ctx.spec
+    cert = s.get("certificate") or {}
+    if spec.positional != "none" or any(h.bias for h in spec.heads):
+        raise Reject("Theorem F221 is for unbiased heads without a positional encoding")
+    pats = list(dict.fromkeys(h.pattern for h in spec.heads))
+    got = read(pats)
+    if got is None:
+        raise Reject("Theorem F221 is for one head offsets {2, 4} cyclic (or {−2, −4}) beside one head global(g), g ≥ 2")
+    sign, loops, g = got
+    if (cert.get("sign"), bool(cert.get("loops")), cert.get("hubs")) != (sign, loops, g):
+        raise Reject("Theorem F221: the sign, the offset 0 or the hub count is not the heads'")
+    table = classes(g)
+    stated = {int(c["residue"]): (int(c["from"]), int(c["order"])) for c in cert.get("classes") or []}
+    if stated != table:
+        raise Reject(f"Theorem F221: the classes are {table}, not the certificate's {stated}")
+    residue = cert.get("residue")
+    if residue not in table:
+        raise Reject("Theorem F221: the step states no class of n mod 2")
+    data = s.get("data") or {}
+    if data.get("residues") is not None and sorted({int(r) % 2 for r in data["residues"]}) != [residue]:
+        raise Reject("Theorem F221: the step's residues are not the certificate's class")
+    low, order = table[residue]
+    if cert.get("order") != order:
+        raise Reject(f"Theorem F221: the order on the class n ≡ {residue} (mod 2) is {order}, not {cert.get('order')}")
+    length = cert.get("n")
+    if length is not None:
+        if _int(length) is None or length < low or length % 2 != residue or length != spec.tokens:
+            raise Reject(f"Theorem F221: n = {length} is not the file's length in the class n ≡ {residue} (mod 2), "
+                         f"n ≥ {low}")
+    counted = _recount(pats, g, table)
+    at = "" if length is None else f", read at n = {length:,}"
+    return VERIFIED, (f"Theorem F221 (docs/theory.md §11.11): offsets {{{2 * sign}, {4 * sign}}} cyclic beside "
+                      f"global({g}); the class n ≡ {residue} (mod 2) from n = {low}, order {order}{at}; nauty's order "
+                      f"on the verifier's arcs matched at {counted} lengths of both classes up to {RECOUNT_TOP}"
+                      + (", and the exchange of 2j − 1 and 2j keeps both heads at the even ones" if g % 2 == 0 else ""))
