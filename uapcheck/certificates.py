@@ -2078,6 +2078,7 @@ class CoveredStrideHeads(Certificate):
 
     patterns: tuple        # the distinct heads' spec.Patterns
     found: Any             # graphs.cyclic_covered_heads.CoveredHeads
+    n: Optional[int] = None  # a concrete length in the range and in a class it states (3 layers least there)
     kind = "covered stride heads"
 
     def check(self) -> None:
@@ -2088,7 +2089,13 @@ class CoveredStrideHeads(Certificate):
             _reject(CoveredStrideHeads, "re-matching the heads gives another answer (or no class with a witness)")
         assert again is not None  # for the type checker: _reject raised otherwise
         w, s = again.w, again.s
-        for n in range(again.low, again.low + s):
+        if self.n is not None and (self.n < again.low or self.n % s not in again.classes):
+            _reject(CoveredStrideHeads, f"n = {self.n} is below n ≥ {again.low} or outside the classes "
+                                        f"{again.classes} of n mod {s}")
+        lengths = list(range(again.low, again.low + s))
+        if self.n is not None and self.n <= COVERED_HEADS_CHECK_N:
+            lengths.append(self.n)  # the witness at the length itself too
+        for n in lengths:
             if n % s not in again.classes:
                 continue
             found = covered.witness(w, s, n)
@@ -2103,7 +2110,12 @@ class CoveredStrideHeads(Certificate):
     def to_json(self) -> Any:
         f = self.found
         return {"kind": self.kind, "theorem": "F210", "section": "docs/theory.md §11.11", "w": f.w, "s": f.s,
-                "from": f.low, "modulus": f.s, "residues": list(f.classes)}
+                "from": f.low, "modulus": f.s, "residues": list(f.classes), **({} if self.n is None else {"n": self.n})}
+
+
+#: Theorem F210 at a concrete length: up to this n the kernel re-checks the witness at n itself as well (its
+#: neighbourhoods are written out whole); above it, at one period from the range's start (the same residue data)
+COVERED_HEADS_CHECK_N = 4_000
 
 
 def _split_witness_problem(w: int, s: int, n: int, patterns: list, root: int, cycles) -> str:

@@ -722,8 +722,44 @@ def _family_count(spec: S.Spec, diameter: int) -> Optional[LayerCount]:
     from .families import family_layer_count
     found = family_layer_count(spec)
     if found is None or found["diameter"] != diameter:
-        return None
+        return _covered_heads_at(spec, diameter)
     return LayerCount(found["layers"], True, found["method"], found["witness"], family=found["certificate"])
+
+
+def _covered_heads_at(spec: S.Spec, diameter: int) -> Optional[LayerCount]:
+    """Theorem F210 at a concrete n (docs/theory.md §11.11): several unbiased heads among `window(w) cyclic`,
+    `strided(s)` and their union (w + 1 ≤ s ≤ 2w + 1, s ≥ 3), n ≥ s(3w + 2) in a class of n mod s where Theorem F200
+    gives a witness, D = 2: Theorem F200's witness at this n, 3 layers least. The witness goes out as a view witness
+    on the heads' arcs (the kernel and the verifier re-check it there); None otherwise (the rooted views decide)."""
+    from ..graphs.cyclic_covered_heads import match
+    from ..graphs.cyclic_covered_least import witness
+    n = spec.tokens
+    if not isinstance(n, int) or diameter != 2 or spec.positional != "none" or any(
+            h.bias or h.position is not None for h in spec.heads):
+        return None
+    found = match(_patterns(spec))
+    if found is None or n < found.low or n % found.s not in found.classes:
+        return None
+    got = witness(found.w, found.s, n)
+    if got is None:
+        return None
+    root, cycles = got
+    perm = list(range(1, n + 1))
+    for a, b in cycles:
+        perm[a - 1], perm[b - 1] = b, a
+    how = (f"Theorem F210 at n = {n:,} (n mod {found.s} = {n % found.s}, n ≥ {found.low}): Theorem F200's "
+           + ("seam or end-root swap" if len(cycles) == 1 else "block exchange"))
+    ev: dict = {"position": root, "diameter": diameter, "found by": how}
+    if len(cycles) == 1:
+        ev["swap"] = list(cycles[0])
+    else:
+        ev["permutation (moved points)"] = {k: perm[k - 1] for a, b in cycles for k in (a, b)}
+    return LayerCount(3, True, claim_of(
+        "view witness (Theorem F210, docs/theory.md §11.11): the union of the heads is `window(", str(found.w),
+        ") cyclic + strided(", str(found.s), ")` (D = 2 by Theorem F197); at n = ", f"{n:,}", " Theorem F200's ",
+        "swap" if len(cycles) == 1 else "block exchange", " keeps every head's neighbourhood of every position within "
+        "distance 1 of position ", str(root), " and is not in G, so D = 2 layers are not enough; D + 1 = 3 suffice by "
+        "the view argument"), ev, permutation=tuple(perm))
 
 
 def _layer_count(spec: S.Spec, graphs, diameter: int, grp, fixed_heads: frozenset, ecc_bound=None) -> LayerCount:
@@ -1166,12 +1202,22 @@ def _covered_heads(spec: S.Spec, n, connected: proof.Step, diameter):
     s ≥ 3) at symbolic n, D = 2: (the PAT-LAYERS step, 3, n ≥ s(3w + 2)), least on Theorem F200's classes of n mod s (a
     least flag by class, or least on every class for s = 2w + 1); None otherwise, or when F200 has no class."""
     from ..graphs.cyclic_covered_heads import match
-    if not isinstance(n, sympy.Symbol) or spec.positional != "none" or any(h.bias for h in spec.heads) \
-            or diameter != 2:
+    if spec.positional != "none" or any(h.bias or h.position is not None for h in spec.heads) or diameter != 2:
         return None
     found = match(_patterns(spec))
     if found is None or not found.classes:
         return None
+    if not isinstance(n, sympy.Symbol):  # a concrete length without its arcs: F210 read at n, on F200's classes
+        at = int(n)
+        if at < found.low or at % found.s not in found.classes:
+            return None
+        cert = CoveredStrideHeads(tuple(dict.fromkeys(_patterns(spec))), found, at)
+        method = claim_of("Theorem F210 at n = ", f"{at:,}", " (n mod ", str(found.s), " = ", str(at % found.s), ", n ≥ ",
+                          str(found.low), "): the union of the heads is `window(", str(found.w), ") cyclic + strided(",
+                          str(found.s), ")` (D = 2 by Theorem F197); Theorem F200's witness at n keeps every head's "
+                          "neighbourhood of every position within distance 1 of its root and is not in G, so D = 2 "
+                          "layers are not enough; D + 1 = 3 suffice by the view argument")
+        return layers_step(connected, diameter, 3, True, method, family=cert), 3, None
     cert = CoveredStrideHeads(tuple(dict.fromkeys(_patterns(spec))), found)
     method = ("Theorem F210: the union of the heads is `window(" + str(found.w) + ") cyclic + strided(" + str(found.s)
               + ")` (D = 2 by Theorem F197, G by Theorem F201); Theorem F200's " + (

@@ -82,6 +82,8 @@ def layers(ctx, s):
     data = s.get("data") or {}
     if data.get("layers") != 3 or data.get("diameter") != 2:
         raise Reject(f"Theorem F210 gives D = 2 and 3 layers, not {data.get('diameter')} and {data.get('layers')}")
+    if (s.get("certificate") or {}).get("n") is not None:
+        return _at_length(ctx, s, w, st, pats, data)
     start = covered.start(w, st)
     low = _int(data.get("from"))
     if low is None or low < start:
@@ -105,3 +107,36 @@ def layers(ctx, s):
                       f"restated here, keeps every head's neighbourhood within distance 1 of its root and is no symmetry "
                       f"of the union), sufficient on the others; re-checked on each head's arcs at every instance "
                       f"n = {start}..{start + 2 * st - 1} of such a class")
+
+
+#: at a concrete length up to this n the witness is re-checked at n itself as well (the arcs written out whole)
+AT_LENGTH_CHECK_N = 4_000
+
+
+def _at_length(ctx, s, w: int, st: int, pats: list, data: dict):
+    """Theorem F210 read at the file's concrete length n (no arcs at n in the certificate): n is the file's, n ≥
+    s(3w + 2), n mod s a class of the verifier's own F200 classes, the count least; the witness re-checked on each
+    head's arcs at every instance of that class in two periods from the range's start, and at n itself when
+    n ≤ AT_LENGTH_CHECK_N."""
+    n = (s.get("certificate") or {}).get("n")
+    if _int(n) is None or n != ctx.spec.tokens:
+        raise Reject(f"the certificate's length {n!r} is not the file's n = {ctx.spec.tokens}")
+    start = covered.start(w, st)
+    classes = covered.classes(w, st)
+    if n < start or n % st not in classes:
+        raise Reject(f"n = {n} is below Theorem F210's n ≥ {start} or outside the classes {set(classes)} of n mod {st} "
+                     "where Theorem F200 gives a witness")
+    if data.get("least") is not True or data.get("least classes") is not None:
+        raise Reject(f"at n = {n} Theorem F210 gives 3 layers, least (not least {data.get('least')} with classes "
+                     f"{data.get('least classes')})")
+    lengths = [m for m in range(start, start + 2 * st) if m % st == n % st]
+    if n <= AT_LENGTH_CHECK_N:
+        lengths.append(n)
+    for m in lengths:
+        problem = _instance_problem(w, st, m, pats)
+        if problem:
+            raise Reject(f"Theorem F210 fails at an instance: {problem}")
+    return VERIFIED, (f"Theorem F210 (docs/theory.md §11.11) at n = {n}, w = {w} and s = {st} read off the re-parsed "
+                      f"heads: n ≥ {start} and n mod {st} = {n % st} is a class of Theorem F200's witnesses (restated "
+                      f"here), so 3 layers are least; the witness re-checked on each head's arcs at n = "
+                      f"{', '.join(map(str, lengths))}")

@@ -402,6 +402,8 @@ def layers(ctx, s):  # noqa: C901 - one branch per layer-count case (D + 1, a vi
         return complete_head.layers(ctx, s)  # a complete head separating alone (Theorem F141, §16.5)
     if head_layers.applies(s) and (s.get("certificate") or {}).get("n") is not None:
         return head_layers.check(ctx, s)  # several heads at a concrete length, least from the union (Theorem F125 (b))
+    if cyclic_covered_heads.applies(s) and (s.get("certificate") or {}).get("n") is not None:
+        return cyclic_covered_heads.layers(ctx, s)  # Theorem F210 read at a concrete length without its arcs
     found = lemmas.window_globals_step(ctx, s) or rules_families.concrete_step(ctx, s)  # at an integer n
     if found:
         return found
