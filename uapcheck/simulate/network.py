@@ -409,6 +409,10 @@ class Network:
         mask = layer_mask
         if mask is not None:
             weights = ar.where(mask, weights, ar.const(0))
+        if head.normalized and hp.landmarks is None and ar.name == "float64" and not np.all(np.isfinite(weights)):
+            rescued = self._log_domain_output(head, hp, Q, K, V, mask, ar, trace)
+            if rescued is not None:
+                return rescued @ ar.array(hp.WO).T
         out = weights @ V
         if head.normalized:
             den = weights.sum(axis=1)
@@ -420,6 +424,43 @@ class Network:
         elif trace is not None:
             trace.append(HeadTrace(None, ar.abs(weights).sum(axis=1)))
         return out @ ar.array(hp.WO).T
+
+    def _log_domain_output(self, head: S.Head, hp: HeadParams, Q, K, V, mask, ar: Arithmetic,
+                           trace: Optional[list]):
+        """A normalised head whose kernel is exp(E) and whose weights overflowed float64: the same output
+        Σ_j e^{L_ij} v_j / Σ_j e^{L_ij} (L = E plus the log of each fixed factor) computed as
+        Σ_j e^{L_ij − m_i} v_j / Σ_j e^{L_ij − m_i} with m_i = max_j L_ij, an exact identity, so a double
+        exponential such as exp(exp((q·k)²)) stays finite wherever its exponent E does. None when the kernel is
+        not exp(E), a fixed factor is not a positive exponential, or the exponents themselves overflow."""
+        body = head.expr
+        if (head.kind != "kernel" or not isinstance(body, S.Call) or body.fn != "exp" or len(body.args) != 1
+                or hp.E is not None or (head.position is not None and head.position.kind == "reweight")):
+            return None
+        consts = {name: Value(ar.array(ar.const(v)), False) for name, v in self.model.constants.items()}
+        xq, yk = head.params
+        exponent = evaluate(body.args[0], dict(consts, **{xq: Value(Q[:, None, :], True),
+                                                          yk: Value(K[None, :, :], True)}), ar)
+        if exponent.vector:
+            return None
+        logits = np.array(np.broadcast_to(exponent.array, (Q.shape[0], K.shape[0])), dtype=float)
+        if hp.B is not None:
+            logits = logits + np.asarray(hp.B, dtype=float)
+        if head.position is not None and head.position.kind == "bias":
+            logits = logits + np.asarray(self._position_matrix(head, ar), dtype=float)
+        if mask is not None:
+            logits = np.where(mask, logits, -np.inf)
+        if np.isnan(logits).any() or np.isposinf(logits).any():
+            return None  # an exponent itself overflowed (+inf or nan): nothing exact to rescue
+        top = logits.max(axis=1)
+        if hp.sink is not None:
+            top = np.maximum(top, float(hp.sink))
+        scaled = np.exp(logits - top[:, None])
+        den = scaled.sum(axis=1)
+        if hp.sink is not None:
+            den = den + np.exp(float(hp.sink) - top)
+        if trace is not None:
+            trace.append(HeadTrace(np.exp(top) * den, np.exp(top) * scaled.sum(axis=1)))
+        return (scaled @ V) / den[:, None]
 
     # -- the network -------------------------------------------------------------------------------
     def forward(self, X: np.ndarray, depth: Optional[int] = None, ar: Arithmetic = FLOAT,
