@@ -341,7 +341,9 @@ def lim_expexp(ctx, s):
     if s["status"] != "proved":
         return VERIFIED, "an undecided step asserts nothing"
     how, text = lim(ctx, s, head, exponent=True)
-    return NUMERIC, "k = exp(H) with H of one sign and growing in modulus at the witness points; for |H|: " + text
+    at = ", ".join(f"10^{len(str(t)) - 1}" for t in numeric.TS)
+    return NUMERIC, (f"k = exp(H) with H of one sign and growing in modulus at the witness points (t = {at}, "
+                     f"{numeric.DIGITS} digits); for |H|: " + text)
 
 
 @checker(*LIM_RULES)
