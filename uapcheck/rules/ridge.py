@@ -150,6 +150,14 @@ def _power(coefficient, power, absolute: bool = False) -> Formula:
     return Formula(sympy.Mul(coefficient, term, evaluate=False), f"{sympy.sstr(coefficient)}·{text}")
 
 
+def _growth(g: Growth) -> Formula:
+    """`C·t^p·e^{E(t)}` as one formula (E(t) = Σ c·t^a over the growth's exponent terms), `C·t^p` with no E."""
+    if not g.E:
+        return _power(g.C, g.p)
+    value = g.C * _T ** g.p * sympy.exp(sum((co * _T ** al for al, co in g.E), sympy.Integer(0)))
+    return Formula(value, sympy.sstr(value).replace("**", "^").replace("*", "·"))
+
+
 def _model_value(g: Growth, tval) -> sympy.Expr:
     return g.C * tval ** g.p * sympy.exp(sum((co * tval ** al for al, co in g.E), sympy.Integer(0)))
 
@@ -381,8 +389,8 @@ def exponent_not_polynomial(g: Growth, end: int) -> Optional[Claim]:
         return None
     side = "+∞" if end > 0 else "−∞"
     what = ("grows faster than every power" if g.C.is_positive else "tends to 0 without vanishing")
-    return claim(f"α = exp(H) and H grows faster than log t at {side} (H ~ ", _power(g.C, g.p),
-                 f"{' e^' + sympy.sstr(g.E) if g.E else ''}), so α {what} there")
+    return claim(f"α = exp(H) and H grows faster than log t at {side} (H ~ ", _growth(g),
+                 f"), so α {what} there")
 
 
 def _bounded_not_constant(g: Growth, profile: sympy.Expr, variable: sympy.Symbol) -> Optional[Claim]:
