@@ -31,6 +31,16 @@ def pytest_collection_modifyitems(config, items):
 
 
 @pytest.fixture(autouse=True)
+def restored_mpmath_precision():
+    """mpmath's global working precision restored after each test: a test that sets `mpmath.mp.dps` must not
+    change the digits of the tests that run after it in the same worker."""
+    import mpmath
+    saved = mpmath.mp.prec
+    yield
+    mpmath.mp.prec = saved
+
+
+@pytest.fixture(autouse=True)
 def empty_caches():
     """The caches of uapcheck/memo.py (a head's kernel premises among them) emptied before and after
     each test: a test that monkeypatches an engine must neither see steps derived without the patch

@@ -15,7 +15,14 @@ from uapcheck.asymptotics import Context, Growth, growth
 from uapcheck.lower import SCALE as t  # the docs' names of the invariants
 from uapcheck.rules import ridge, witness
 
-mp.mp.dps = 50
+
+
+@pytest.fixture(autouse=True)
+def _working_precision():
+    """50 digits for every test of this file (set per test: a precision set at import would be whatever the last
+    imported test file set, and tests/conftest.py restores the precision after each test)."""
+    with mp.workdps(50):
+        yield
 
 
 @pytest.fixture(autouse=True)

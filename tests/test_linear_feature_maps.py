@@ -16,7 +16,14 @@ from uapcheck.lower import KEY_NORM2 as b, QUERY_DOT_KEY as a, QUERY_NORM2 as c,
 from uapcheck.parse import parse_source
 from uapcheck.verifier import verify
 
-mp.mp.dps = 40
+
+
+@pytest.fixture(autouse=True)
+def _working_precision():
+    """40 digits for every test of this file (set per test: a precision set at import would be whatever the last
+    imported test file set, and tests/conftest.py restores the precision after each test)."""
+    with mp.workdps(40):
+        yield
 
 # (feature map body, α as a function of |x|² with mpmath, the expected k(x, t z) in the invariants)
 MAPS = [

@@ -19,7 +19,14 @@ import pytest
 from uapcheck.derive import check_spec
 from uapcheck.parse import parse_source
 
-mpmath.mp.dps = 60
+
+
+@pytest.fixture(autouse=True)
+def _working_precision():
+    """60 digits for every test of this file (set per test: a precision set at import would be whatever the last
+    imported test file set, and tests/conftest.py restores the precision after each test)."""
+    with mpmath.workdps(60):
+        yield
 
 
 def run(kernel: str, tie: bool = False) -> dict:

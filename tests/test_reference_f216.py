@@ -14,7 +14,14 @@ import mpmath
 import pytest
 
 ROOT = Path(__file__).resolve().parent.parent
-mpmath.mp.dps = 60
+
+
+@pytest.fixture(autouse=True)
+def _working_precision():
+    """60 digits for every test of this file (set per test: a precision set at import would be whatever the last
+    imported test file set, and tests/conftest.py restores the precision after each test)."""
+    with mpmath.workdps(60):
+        yield
 
 
 def _engine_text(text: str) -> dict:
