@@ -38,6 +38,8 @@ def _mutants(name: str, cert: dict):  # noqa: C901 - one mutation per certified 
     for idx, s in enumerate(cert["steps"]):
         data = s.get("data") or {}
         sid = s["id"]
+        if s["status"] == "undecided":
+            continue  # an undecided step asserts nothing: its evidence (e.g. a failing region's limit) is no checked fact
         for r, region in enumerate(data.get("regions") or []):
             for p, point in enumerate(region.get("points") or []):
                 for coord in ("x", "z1", "z2"):
@@ -58,6 +60,11 @@ def _mutants(name: str, cert: dict):  # noqa: C901 - one mutation per certified 
             yield f"{sid} flip σ's second difference", sid, _with(cert, lambda c, idx=idx: _flip(c["steps"][idx]["data"], "second difference"))
         for key in ("i", "j"):
             if isinstance(data.get(key), int):
+                if s["rule"] == "SEQ-CAUSAL-INTERVALS" and key == "i":
+                    # i is the first position x_j does not reach within D_c − 1 layers: every later one is a witness
+                    # too (a true fact), the one before is reached (a false one)
+                    yield f"{sid} move witness i down", sid, _with(cert, lambda c, idx=idx: _add(c["steps"][idx]["data"], "i", -1))
+                    continue
                 yield f"{sid} move witness {key}", sid, _with(cert, lambda c, idx=idx, key=key: _shift(c["steps"][idx]["data"], key))
         wit = data.get("view witness")
         if isinstance(wit, dict):
