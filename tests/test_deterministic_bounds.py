@@ -40,8 +40,9 @@ def _file(tmp_path: Path, name: str, patterns: list[str]) -> Path:
     return path
 
 
-def _json(path: Path, speed: float = 1.0) -> str:
-    out = subprocess.run([sys.executable, "-c", SCALED_CLOCK, str(speed), "--no-cache", "--format", "json", str(path)],
+def _json(path: Path, speed: float = 1.0, budget: int = 60) -> str:
+    out = subprocess.run([sys.executable, "-c", SCALED_CLOCK, str(speed), "--no-cache", "--budget", str(budget),
+                          "--format", "json", str(path)],
                          capture_output=True, text=True, timeout=300, check=False)
     assert out.returncode == 0, out.stderr
     return out.stdout
@@ -58,7 +59,9 @@ def test_f191_count_is_the_same_on_a_slow_and_a_fast_machine(tmp_path):
     # The sweep's file: F191's check takes about 4 s here; on a machine six times slower the former 10 s clock
     # cut it and the count fell back to D + 1, sufficient, with no word of a limit.
     path = _file(tmp_path, "f191", ["window(2)", "offsets {-3}", "window(1) cyclic"])
-    slow, fast = _json(path, 6.0), _json(path, 0.2)
+    # The file's --budget is the one clock left (a documented resource limit, not a step's own clock): it is raised
+    # so that it is not what the slow run meets (6 × ~4 s of CPU here, more on a loaded machine).
+    slow, fast = _json(path, 6.0, budget=900), _json(path, 0.2, budget=900)
     assert slow == fast
     found = json.loads(slow)
     assert found["verdict"] == "UAP" and found["least"] is True
