@@ -471,7 +471,65 @@ def _too_costly(patterns: tuple, anchor: Anchor, params: Mapping, top: int, wide
         return False
     if not wide or top > WIDE_N:
         return True
-    return top * sum(len(c) for c in _others(patterns, anchor, top, params) if c is not None) > WIDE_WORK
+    return _work_at(patterns, anchor, params, top) > WIDE_WORK
+
+
+def _work_at(patterns: tuple, anchor: Anchor, params: Mapping, top: int) -> int:
+    """The wide pass's work at the top length: the length times the other heads' arcs there."""
+    return top * sum(len(c) for c in _others(patterns, anchor, top, params) if c is not None)
+
+
+def _widest_fit(patterns: tuple, anchor: Anchor, params: Mapping) -> int:
+    """The largest top length the wide pass admits for these heads and this anchor: at most WIDE_N, with the length
+    times the other heads' arcs there at most WIDE_WORK (the work grows with the length, so by bisection)."""
+    lo, hi = MAX_REPRESENTATIVE_N, WIDE_N
+    if _work_at(patterns, anchor, params, lo) > WIDE_WORK:
+        return lo
+    while lo < hi:
+        mid = (lo + hi + 1) // 2
+        lo, hi = (mid, hi) if _work_at(patterns, anchor, params, mid) <= WIDE_WORK else (lo, mid - 1)
+    return lo
+
+
+def cost_refusal(patterns: Sequence[Pattern], n: sympy.Symbol, params: Optional[Mapping] = None) -> Optional[str]:
+    """Why Theorems F35–F39 stated nothing, when the only reason is their cost limit: every anchor's representative
+    lengths pass what the wide pass admits (a resource limit, named with the lengths that would fit); None when some
+    anchor's lengths fit (it then failed on the mathematics, or decided) or there is no anchor."""
+    from .closed_groups import _head_group
+    params = dict(params or {})
+    patterns = tuple(dict.fromkeys(patterns))
+    if not isinstance(n, sympy.Symbol) or len(patterns) < 2:
+        return None
+    try:
+        atoms = [_merge(_atoms(p, params)) for p in patterns]
+        sizes = reach_and_modulus(atoms)
+    except (_Undecided, KeyError, TypeError, ValueError):
+        return None
+    if sizes is None:
+        return None
+    per_head: list = []
+    for a in atoms:
+        try:
+            per_head.append(_head_group(a, None, n))
+        except (_Undecided, ValueError, TypeError):
+            per_head.append(None)
+    reach, modulus = sizes
+    best = None
+    for anchor in anchors(patterns, per_head, n, params):
+        top = max(start_length(reach, modulus), anchor.low) + 2 * modulus
+        if not _too_costly(patterns, anchor, params, top, True):
+            return None
+        if best is None or top < best[1]:
+            best = (anchor, top)
+    if best is None:
+        return None
+    anchor, top = best
+    fit = _widest_fit(patterns, anchor, params)
+    where = "the union of the heads" if anchor.head < 0 else f"head {anchor.head + 1}"
+    return (f"Theorems F35–F39 (anchor: {where}, {anchor.kind}) need the representative lengths up to N₀ + 2L = "
+            f"{top:,} (K = {reach}, L = {modulus}), but their wide pass admits lengths up to {fit:,} for "
+            f"these heads (at most WIDE_N = {WIDE_N:,}, with a length times the other heads' arcs there at most "
+            f"WIDE_WORK = {WIDE_WORK:,}): a resource limit, not an open question")
 
 
 @lru_cache(maxsize=256)

@@ -988,6 +988,18 @@ def _symbolic(spec: S.Spec, fixed_heads: Optional[frozenset] = None) -> PatternO
     return PatternOutcome(step, info, tuple(structure), layers, diameter, obstruction)
 
 
+def _cost_refusal(spec: S.Spec, n) -> str:
+    """"; " and the resource limit that left several unbiased heads' group undecided, with the lengths that would fit
+    (graphs/head_intersection.cost_refusal), or ""."""
+    from ..graphs.head_intersection import cost_refusal
+    pats = list(dict.fromkeys(_patterns(spec)))
+    if len(pats) < 2 or spec.positional != "none" or any(h.bias for h in spec.heads):
+        return ""
+    with stage("naming the resource limit of several heads' group"):
+        why = cost_refusal(pats, n, _symbols(spec)[1])
+    return f"; {why}" if why else ""
+
+
 def _symbolic_group(spec: S.Spec, desc: str, n, grp, layer_range, question: str) -> tuple:
     """SYM-AUT at symbolic n from the group's closed form: by residue class of n when the case at large n
     depends on n mod L (§11.4), else the case at large n, stated where the layer count holds too
@@ -1008,7 +1020,7 @@ def _symbolic_group(spec: S.Spec, desc: str, n, grp, layer_range, question: str)
     apart = f"by residue class of n the case at large n is not one: {why}" if why else ""
     if gprimary is None:
         return group_undecided(desc, f"no closed form for the group with symbolic n{question}"
-                               + (f"; {apart}" if apart else "")), None
+                               + (f"; {apart}" if apart else "") + _cost_refusal(spec, n)), None
     name = gprimary.name or gprimary.structure
     if gprimary.fixed_point is not None:
         name = f"stabilizer {sympy.sstr(gprimary.fixed_point)}"
