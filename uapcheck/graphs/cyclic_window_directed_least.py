@@ -11,7 +11,8 @@ some root has two far positions attended by the same ball positions, their swap 
 Inserting a positions into the arc just below the root and b into the arc just above it (away from the seam and the
 far region) raises every distance from the root to the far region by exactly one (Theorem F168 (1) and the rays of
 F27), so both properties hold at n + P exactly where they hold at n, from N₂ on (F190 (a)); the check runs them on
-every length of [low, N₂ + P) by breadth-first search on bit sets.
+every length of [low, N₂ + P), every root of a length at once on arrays (distances, colour refinement, the far
+positions' arcs).
 
 Nothing here reads user text.
 """
@@ -76,21 +77,6 @@ def attends(n: int, w: int, outside: tuple[int, ...]) -> list[int]:
     return closed_neighbourhoods(n, w, outside)
 
 
-def _levels(near: list[int]) -> Optional[tuple[list[list[int]], int]]:
-    """Per root, its distance layers d(x → i) = 0, 1, … (following the positions each attends to), and D; None when
-    not strongly connected."""
-    from .bit_rings import rings
-    n = len(near)
-    padded = [0] + near  # rings reads position v's set at index v
-    out = []
-    for i in range(n):
-        found = rings(padded, n, i + 1)
-        if found is None:
-            return None
-        out.append(found)
-    return out, max(len(found) - 1 for found in out)
-
-
 def _bits(x: int) -> list[int]:
     out = []
     while x:
@@ -98,73 +84,6 @@ def _bits(x: int) -> list[int]:
         x ^= low
         out.append(low.bit_length() - 1)
     return out
-
-
-def _dilate(bits: int, n: int, span: int) -> int:
-    """The positions within cyclic distance ``span`` of those in ``bits``."""
-    full = (1 << n) - 1
-    out = bits
-    for c in range(1, span + 1):
-        out |= ((bits << c) | (bits >> (n - c)) | (bits >> c) | (bits << (n - c))) & full
-    return out
-
-
-def _attended_by(near: list[int]) -> list[int]:
-    """For each position z, the bit set of the positions v that attend to z."""
-    back = [0] * len(near)
-    for v, row in enumerate(near):
-        for z in _bits(row):
-            back[z] |= 1 << v
-    return back
-
-
-def root_properties(near: list[int], heads: list[list[list[int]]], backs: list[list[int]], found: list[int],
-                    diameter: int, reach: int, span: int, names: dict, decided: dict, rounds: int = ROUNDS
-                    ) -> tuple[bool, bool]:
-    """At one root with far positions: (the count premise still holds with this root's pairs added to ``decided``,
-    some two far positions are attended by the same ball positions in every head). ``near``: the union's N(z) as bit
-    sets (the distances are the union's); ``heads``: per head, N_h(z) as lists; ``backs``: per head, the positions
-    attending to z as bit sets; ``names`` numbers the colours of the refinement (one table for every root of a length,
-    so that colours of different roots compare)."""
-    ball = 0
-    for ring in found[:diameter]:
-        ball |= ring
-    far = _bits(found[diameter])
-    zone = 0
-    for ring in found[max(0, diameter - reach):]:
-        zone |= ring
-    # the colours of round k are needed within (rounds − k + 1)·J of the zone only (every arc spans at most J)
-    regions = [zone]
-    for _ in range(rounds + 1):
-        regions.append(_dilate(regions[-1], len(near), span))
-    level = {}
-    for k, ring in enumerate(found):
-        for z in _bits(ring & regions[-1]):
-            level[z] = k
-    seen_by = [{z: back[z] & ball for z in level} for back in backs]
-    seen_list = [{z: _bits(bits) for z, bits in seen.items()} for seen in seen_by]
-    colour = level
-    for k in range(1, rounds + 1):
-        colour = {z: names.setdefault(
-            (k, colour[z],
-             tuple(tuple(sorted(colour[y] for y in lists[z])) for lists in heads) if ball >> z & 1 else None,
-             tuple(tuple(sorted(colour[v] for v in seen[z])) for seen in seen_list)), len(names))
-            for z in _bits(regions[rounds + 1 - k])}
-    holds = True
-    for u in far:
-        for x in _bits(zone):
-            if x == u:
-                continue
-            key = (colour[u], colour[x],
-                   tuple(tuple(sorted(colour[v] for v in _bits(seen[u] & seen[x]))) for seen in seen_by))
-            edge = tuple(bool(back[x] >> u & 1) for back in backs)
-            if decided.setdefault(key, edge) != edge:
-                holds = False
-                break
-        if not holds:
-            break
-    twins = len({tuple(seen[u] for seen in seen_by) for u in far}) < len(far)
-    return holds, twins
 
 
 def length_label(n: int, w: int, outside: tuple[int, ...]) -> Optional[str]:
@@ -175,28 +94,137 @@ def length_label(n: int, w: int, outside: tuple[int, ...]) -> Optional[str]:
 
 
 def _label(near: list[int], rows: list[list[int]], span: int, reach: int, rounds: int = ROUNDS) -> Optional[str]:
-    """F190's two properties at one length: the union's N(z) ``near`` (its distances), each head's N_h(z) ``rows``."""
-    got = _levels(near)
-    if got is None:
+    """F190's two properties at one length: the union's N(z) ``near`` (its distances), each head's N_h(z) ``rows``.
+    Every root at eccentricity D at once, on arrays: the distances by breadth-first search, `rounds` rounds of colour
+    refinement near each root's zone (a position's colour, the sorted colours of the positions it attends to in each
+    head when it lies in the ball, and of the ball positions attending to it), then the far positions' arcs."""
+    import numpy as np
+    from .row_ranks import row_ranks
+    n = len(near)
+    union = _matrix(near, n)
+    dist = _distances(union, n)
+    if dist is None:
         return None
-    layers, diameter = got
+    ecc = dist.max(axis=1)
+    diameter = int(ecc.max())
     if diameter <= 1:
         return "premise"
-    heads = [[_bits(row) for row in head] for head in rows]
-    backs = [_attended_by(head) for head in rows]
-    decided: dict = {}
-    names: dict = {}
-    premise, swap = True, False
-    for found in layers:
-        if len(found) - 1 != diameter:
-            continue
-        holds, twins = root_properties(near, heads, backs, found, diameter, reach, span, names,
-                                       decided if premise else {}, rounds)
-        premise = premise and holds
-        swap = swap or twins
-        if swap:
-            return "swap"
-    return "premise" if premise else None
+    roots = np.flatnonzero(ecc == diameter)
+    level = dist[roots]                                         # (R, n): d from each root
+    count = len(roots)
+    ball = np.zeros((count, n + 1), dtype=bool)                 # column n: the padding of the neighbour lists
+    ball[:, :n] = level < diameter
+    far = level == diameter
+    zone = level >= diameter - reach
+    adjacency = [_matrix(head, n) for head in rows]             # adjacency[h][v, z]: v attends to z in head h
+    outs = [_padded(a, n) for a in adjacency]                   # the positions z attends to
+    ins = [_padded(a.T, n) for a in adjacency]                  # the positions attending to z
+    # the swap property: two far positions of one root attended by the same ball positions in every head
+    far_root, far_at = np.nonzero(far)
+    seen_sets = [far_root[:, None]]
+    for into in ins:
+        sources = into[far_at]
+        seen_sets.append(np.sort(np.where(ball[far_root[:, None], sources], sources, n), axis=1))
+    if row_ranks(np.concatenate(seen_sets, axis=1)).max() + 1 < len(far_root):
+        return "swap"
+    regions = [zone]
+    for _ in range(rounds + 1):
+        regions.append(_dilated(regions[-1], span))
+    blank = 1 << 40                                             # the padding's colour: no colour is this large
+    width = n + 1
+    colour = np.full((count, width), blank, dtype=np.int64)
+    colour[:, :n] = level
+    balls = ball.ravel()                                        # [root · (n + 1) + z], as colour below
+    for k in range(1, rounds + 1):
+        at_root, at = np.nonzero(regions[rounds + 1 - k])
+        flat = colour.ravel()
+        base = (at_root * width)[:, None]
+        here = base[:, 0] + at
+        parts = [flat[here][:, None]]
+        inside = balls[here][:, None]
+        for out in outs:
+            parts.append(np.where(inside, np.sort(flat[base + out[at]], axis=1), -1))
+        for into in ins:
+            sources = base + into[at]
+            parts.append(np.sort(np.where(balls[sources], flat[sources], blank), axis=1))
+        colour = np.full((count, width), blank, dtype=np.int64)
+        colour.ravel()[here] = row_ranks(np.concatenate(parts, axis=1))
+    flat = colour.ravel()
+    # the premise: whether u attends to x is one function of (κ(u), κ(x), the colours of the ball positions attending
+    # to both), over every root, far u and zone x ≠ u
+    zone_root, zone_at = np.nonzero(zone)
+    per_root = np.bincount(zone_root, minlength=count)
+    first = np.concatenate(([0], np.cumsum(per_root)[:-1]))
+    pair = np.repeat(np.arange(len(far_root)), per_root[far_root])
+    offset = np.arange(len(pair)) - np.repeat(np.cumsum(per_root[far_root]) - per_root[far_root], per_root[far_root])
+    r, u = far_root[pair], far_at[pair]
+    x = zone_at[first[r] + offset]
+    keep = x != u
+    r, u, x = r[keep], u[keep], x[keep]
+    base = (r * width)[:, None]
+    keys = [flat[base[:, 0] + u][:, None], flat[base[:, 0] + x][:, None]]
+    edge = np.zeros(len(r), dtype=np.int64)
+    for h, (a, into) in enumerate(zip(adjacency, ins)):
+        attends_x = np.vstack((a, np.zeros((1, n), dtype=bool))).ravel()   # [v · n + x]: v attends to x (v = n: none)
+        sources = into[u]
+        both = balls[base + sources] & attends_x[sources * n + x[:, None]]
+        keys.append(np.sort(np.where(both, flat[base + sources], blank), axis=1))
+        edge |= a[u, x].astype(np.int64) << h
+    key = row_ranks(np.concatenate(keys, axis=1))
+    order = np.argsort(key, kind="stable")
+    key, edge = key[order], edge[order]
+    # one arc pattern per key: no two rows with the same key and different arcs
+    return None if np.any((key[1:] == key[:-1]) & (edge[1:] != edge[:-1])) else "premise"
+
+
+def _matrix(bit_rows: list[int], n: int):
+    """The (n, n) boolean matrix of bit set rows: [v, z] when bit z of row v is set."""
+    import numpy as np
+    width = (n + 7) // 8
+    packed = np.frombuffer(b"".join(row.to_bytes(width, "little") for row in bit_rows), dtype=np.uint8)
+    return np.unpackbits(packed.reshape(n, width), axis=1, count=n, bitorder="little").astype(bool)
+
+
+def _padded(adjacency, n: int):
+    """Each row's set positions, ascending, padded with n to the longest row's length."""
+    import numpy as np
+    width = int(adjacency.sum(axis=1).max())
+    order = np.argsort(~adjacency, axis=1, kind="stable")[:, :width]
+    return np.where(np.take_along_axis(adjacency, order, axis=1), order, n)
+
+
+def _dilated(mask, span: int):
+    """The positions within cyclic distance ``span`` of those in each row of ``mask``."""
+    import numpy as np
+    out = mask.copy()
+    for c in range(1, span + 1):
+        out |= np.roll(mask, c, axis=1) | np.roll(mask, -c, axis=1)
+    return out
+
+
+def _distances(adjacency, n: int):
+    """d(root → z) along the arcs v → z (z in N(v), v in N(v)) for every root and z, as an (n, n) array; None when some
+    position is not reached. Breadth-first search from every root at once: for each z, the roots that reach it, as a
+    bit set over the roots (bytes read as 64-bit words for the union, which is bytewise), grown by the union over the
+    positions attending to z."""
+    import numpy as np
+    sources = _padded(adjacency.T, n).T.copy()                  # the positions attending to z (z itself among them)
+    words = (n + 63) // 64
+    reached = np.zeros((n + 1, 8 * words), dtype=np.uint8)      # row n: the padding, reached from no root
+    reached[:n, :(n + 7) // 8] = np.packbits(np.eye(n, dtype=bool), axis=1, bitorder="little")
+    reached = reached.view(np.uint64)
+    dist = np.zeros((n, n), dtype=np.int32)                     # [z, root] while searching
+    while True:
+        grown = reached[sources[0]]
+        for column in sources[1:]:
+            grown |= reached[column]
+        if np.array_equal(grown, reached[:n]):
+            break
+        dist += 1 - np.unpackbits(reached[:n].view(np.uint8), axis=1, count=n, bitorder="little")
+        reached[:n] = grown
+    if not np.unpackbits(reached[:n].view(np.uint8), axis=1, count=n, bitorder="little").all():
+        return None
+    return dist.T.astype(np.int64)
 
 
 def head_rows(patterns: tuple, n: int) -> list[list[int]]:
