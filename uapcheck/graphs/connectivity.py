@@ -649,11 +649,15 @@ def _diameter(union: PatternGraph, g: Optional[ig.Graph], *, max_probes: int, wo
                 automorphisms = automorphisms + tuple(gens)
                 use(automorphisms)
                 continue
-        reason, fit = None, None
+        reason, fit, named = None, None, None
         span = last_batch or PROGRESS_WINDOW
         if used() >= max_probes or spent > work_budget:
+            cap = min(EXHAUSTIVE_MAX_WORK, work_budget)
+            named = fitting_n(n, arcs, cap)  # the size whose n BFS runs fit the smaller limit: named, never used
             reason = (f"the probes ran out of their budget ({used()} BFS probes, limit {max_probes}; {spent:,} "
-                      f"reads of positions and arcs, limit {work_budget:,})")
+                      f"reads of positions and arcs, limit {work_budget:,}); every eccentricity takes n = {n:,} BFS "
+                      f"runs over {arcs:,} arcs ({n * arcs:,} arc visits, limit {cap:,}): the exact diameter of a "
+                      f"pattern of this density is decided up to about n = {named:,}")
         elif used() >= 16 and bliss_tried and used() - span in remaining:
             removed = remaining[used() - span] - count
             needed = count * span / removed if removed > 0 else INF
@@ -677,7 +681,7 @@ def _diameter(union: PatternGraph, g: Optional[ig.Graph], *, max_probes: int, wo
             ub = UpperBound(top, "bounds", tuple(probes), automorphisms, batches=tuple(batches))
             return Connectivity(n, True, diameter=None, lower=best, lower_pair=best_pair,
                                 upper=top, upper_bound=ub, probes_used=used(), reason=reason,
-                                fits_up_to=fit)
+                                fits_up_to=fit if fit is not None else named)
         if batching and used() >= SEQUENTIAL_PROBES and n * 2 * (best + 2) + batch_words <= MAX_BATCH_WORDS:
             # the next probes by the same rule, each pick leaving the fresh ones, searched at once
             assert isinstance(bounds, _ArrayBounds)

@@ -427,6 +427,14 @@ class SeqCovering:
                 "|Aut of their heads|": self.group_order}
 
 
+def views_fit(n: int, work: int, limit: int) -> str:
+    """The size the rooted views per layer would fit, named with the scaling it assumes: their work is (arcs of a
+    period) × (depths) × n × (depths tried), which grows like n³ when the arcs and the covering depth grow like n
+    and the depths tried stay as many (a window's)."""
+    fit = max(1, int(n * (limit / work) ** (1 / 3)))
+    return f"the work grows like n³ for a sequence of this kind, which fits up to about n = {fit:,}"
+
+
 @dataclass(frozen=True)
 class LeastLayers:
     """``layers``: the least m ≥ D_Φ without a view witness (None: none within ``limit``, or
@@ -594,7 +602,8 @@ def least_layers(seq: LayerSequence, diameter: int, group_order: int, generators
     work = arcs * (top // seq.period + 1) * seq.n * (top - diameter + 1)
     if work > MAX_VIEW_WORK:
         return _least_by_covering(seq, diameter, group_order, generators, in_group, top, lists,
-                                  f"the view decision would take about {work:,} arc visits (limit {MAX_VIEW_WORK:,})")
+                                  f"the view decision would take about {work:,} arc visits (limit {MAX_VIEW_WORK:,}; "
+                                  f"{views_fit(seq.n, work, MAX_VIEW_WORK)})")
     last_witness = None
     for m in range(diameter, top + 1):
         decision = decide_depth(seq, m, group_order, generators, in_group, lists)

@@ -19,7 +19,8 @@ from dataclasses import dataclass
 from typing import Optional, Sequence
 
 from ..bignum import count_automorphisms
-from .layers import LayerSequence, _InLists, canonical_digest, subdivided, view_sets, witness_condition_holds
+from .layers import (LayerSequence, _InLists, canonical_digest, subdivided, view_sets, views_fit,
+                     witness_condition_holds)
 from .. import bliss
 
 #: Above this many arcs summed over the rooted views of the depths tried, the decision reports undecided.
@@ -232,7 +233,8 @@ def causal_least_layers(seq: LayerSequence, depth: int, top: int) -> CausalLeast
     work = arcs * (top // seq.period + 1) * seq.n * (top - depth + 1)
     if work > MAX_CAUSAL_VIEW_WORK:
         return CausalLeast(None, None, None, top, f"the view decision would take about {work:,} arc visits "
-                                                  f"(limit {MAX_CAUSAL_VIEW_WORK:,})")
+                                                  f"(limit {MAX_CAUSAL_VIEW_WORK:,}; "
+                                                  f"{views_fit(seq.n, work, MAX_CAUSAL_VIEW_WORK)})")
     last = None
     for m in range(depth, top + 1):
         decision = decide_causal_depth(seq, m, lists)
