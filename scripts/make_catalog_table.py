@@ -207,11 +207,14 @@ class Row:
     paper_name: Optional[str]
 
 
-def load_rows(catalog: Path = CATALOG) -> list[Row]:
-    results = {}
-    for path in sorted(catalog.glob("*.uap")):
-        rel = path.relative_to(catalog.parent).as_posix()
-        results[path.name] = uapcheck.check(path.read_text(encoding="utf-8"), rel)
+def load_rows(catalog: Path = CATALOG, results: Optional[dict] = None) -> list[Row]:
+    """The table's rows; `results` ({file name: its check}) when the caller has derived them already."""
+    if results is None:
+        results = {}
+        for path in sorted(catalog.glob("*.uap")):
+            rel = path.relative_to(catalog.parent).as_posix()
+            results[path.name] = uapcheck.check(path.read_text(encoding="utf-8"), rel)
+    results = dict(results)
     rows = []
     for name, paper_name, prior in DIGEST_ROWS:
         if name not in results:
@@ -384,8 +387,9 @@ def summary(rows: list[Row]) -> str:
     return f"{len(rows)} architectures: " + ", ".join(parts) + note + "."
 
 
-def render(catalog: Path = CATALOG) -> str:
-    rows = load_rows(catalog)
+def render(catalog: Path = CATALOG, rows: Optional[list[Row]] = None) -> str:
+    """catalog/README.md's text, from `rows` when the caller has loaded them already."""
+    rows = load_rows(catalog) if rows is None else rows
     lines = [
         "# Catalog",
         "",

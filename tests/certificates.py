@@ -8,13 +8,14 @@ from pathlib import Path
 import uapcheck
 from uapcheck import certfile
 
+from catalog_results import catalog_result, catalog_text
+
 REPO = Path(__file__).resolve().parents[1]
 
 
 @lru_cache(maxsize=None)
 def certificate_text(name: str) -> str:
-    text = (REPO / "catalog" / name).read_text("utf-8")
-    return json.dumps(certfile.build(uapcheck.check(text, f"catalog/{name}"), text))
+    return json.dumps(certfile.build(catalog_result(name), catalog_text(name)))
 
 
 def certificate(name: str) -> dict:

@@ -8,8 +8,8 @@ from pathlib import Path
 
 import pytest
 import sympy
+from catalog_results import catalog_names, catalog_result
 
-import uapcheck
 from uapcheck import claim as C
 from uapcheck.render import latex, markdown
 from uapcheck.render.math import latex as sympy_latex
@@ -25,7 +25,7 @@ _ESCAPED_FORMULA = re.compile(r"\\_|\\textasciicircum|\*\*|\w\*\w")
 
 @pytest.fixture(scope="module", params=FILES)
 def case(request):
-    result = uapcheck.check_file(str(REPO / "catalog" / f"{request.param}.uap"))
+    result = catalog_result(f"{request.param}.uap")
     return request.param, result, latex.render(result), markdown.render(result)
 
 
@@ -109,17 +109,16 @@ def test_the_catalog_claims_have_no_formula_left_in_words():
     theorem's inequalities on n (Theorem F143's ball 2w(D − 1) + 1 and its fit n − a − b ≥ 2w(D − 1) + 2) are
     formula parts, set in math mode by the LaTeX and Markdown printers."""
     found = []
-    for path in sorted((REPO / "catalog").glob("*.uap")):
-        result = uapcheck.check_file(str(path))
-        for step in result.root.walk():
+    for name in catalog_names():
+        for step in catalog_result(name).root.walk():
             for part in step.claim_parts:
                 if isinstance(part, str) and _FORMULA_IN_WORDS.search(part):
-                    found.append((path.name, step.rule, part))
+                    found.append((name, step.rule, part))
     assert not found, found[:10]
 
 
 def test_the_f143_method_sets_its_inequalities_in_math_mode():
-    result = uapcheck.check_file(str(REPO / "catalog" / "ring_one_way_wrap_heads_n.uap"))
+    result = catalog_result("ring_one_way_wrap_heads_n.uap")
     step = next(s for s in result.root.walk() if s.rule == "PAT-LAYERS")
     texts = [p.text for p in step.claim_parts if isinstance(p, C.Formula)]
     assert "2w(D − 1) + 1" in texts and any(t.endswith(" ≥ 2w(D − 1) + 2") for t in texts), texts
@@ -165,7 +164,7 @@ def test_a_long_formula_is_set_on_its_own_line_scaled_to_it_not_into_the_margin(
 
 
 def test_a_step_keeps_its_parts():
-    result = uapcheck.check_file(str(REPO / "catalog" / "longformer.uap"))
+    result = catalog_result("longformer.uap")
     verdict = result.root
     assert any(isinstance(p, C.GroupName) or isinstance(p, C.Formula) for p in verdict.claim_parts)
     assert verdict.claim == str(C.Claim(verdict.claim_parts))
@@ -174,7 +173,7 @@ def test_a_step_keeps_its_parts():
 def test_a_product_of_factorials_is_a_formula_in_latex_and_markdown():
     """bigbird_itc's order 128! · (64!)^62: words in the text and JSON, a formula in LaTeX and Markdown."""
     from uapcheck.render import latex as latex_render, markdown as markdown_render
-    r = uapcheck.check_file(str(REPO / "catalog" / "bigbird_itc.uap"))
+    r = catalog_result("bigbird_itc.uap")
     assert "a group of order 128! · (64!)^62" in r.root.claim
     tex, md = latex_render.render(r), markdown_render.render(r)
     assert r"$128! \cdot (64!)^{62}$" in tex and r"\textasciicircum" not in tex

@@ -11,6 +11,7 @@ import sys
 from pathlib import Path
 
 import pytest
+from catalog_results import catalog_names, catalog_result
 from markdown_it import MarkdownIt
 
 import uapcheck
@@ -28,8 +29,7 @@ NASTY = ("a_b | c*d `e` \\f [g](h) <i> #j ~k ^l & 50% $m$ {n} — "
 
 @pytest.fixture(scope="module", params=FILES)
 def case(request):
-    path = request.param
-    result = uapcheck.check((REPO / path).read_text(encoding="utf-8"), path)
+    result = catalog_result(Path(request.param).name)
     return result, markdown.render(result), latex.render(result)
 
 
@@ -66,8 +66,7 @@ def test_verdict_headline_appears(case):
 
 
 def test_headline_matches_text_printer():
-    path = "catalog/softmax.uap"
-    result = uapcheck.check((REPO / path).read_text(encoding="utf-8"), path)
+    result = catalog_result("softmax.uap")
     assert markdown.headline(result) == "UAP · G = S_n · 1 attention layer"
 
 
@@ -311,10 +310,10 @@ def test_the_verdict_reason_is_cut_at_a_typed_mark_not_at_a_colon():
     after it, and the words before it are the verdict the headline repeats."""
     from uapcheck.claim import Claim, ReasonStart
     from uapcheck.render.verdict_lines import reason
-    for path in sorted((REPO / "catalog").glob("*.uap")):
-        r = uapcheck.check_file(str(path))
+    for name in catalog_names():
+        r = catalog_result(name)
         marks = [k for k, p in enumerate(r.root.claim_parts) if isinstance(p, ReasonStart)]
-        assert len(marks) == 1, path.name
+        assert len(marks) == 1, name
         before, after = Claim(r.root.claim_parts[:marks[0]]), Claim(r.root.claim_parts[marks[0] + 1:])
         assert str(before) + str(after) == r.root.claim
         assert reason(r) == str(after) and str(before).startswith(r.verdict.split()[0])
@@ -323,7 +322,7 @@ def test_the_verdict_reason_is_cut_at_a_typed_mark_not_at_a_colon():
 def test_steps_know_their_head_by_name():
     """Step.head is the head's name (its label, else its number), set while its analysis runs; steps
     outside the heads (FFN, pattern, group, verdict) have none."""
-    r = uapcheck.check_file(str(REPO / "catalog" / "two_heads.uap"))
+    r = catalog_result("two_heads.uap")
     heads = {s.rule: s.head for s in r.root.walk() if s.rule in ("TD-KERNEL", "FFN-DEF2", "SYM-AUT", "VERDICT-T1")}
     assert heads["FFN-DEF2"] is None and heads["SYM-AUT"] is None and heads["VERDICT-T1"] is None
     assert {s.head for s in r.root.walk() if s.rule == "TD-KERNEL"} == {"ring", "jumps"}
