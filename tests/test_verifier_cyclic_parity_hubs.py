@@ -51,6 +51,18 @@ def test_an_odd_hub_count_is_verified():
     assert _outcome(cert).outcome == VERIFIED
 
 
+def test_one_hub_the_rotations_of_the_even_positions_are_verified():
+    cert = heads_certificate("offsets {0, 2, 4} cyclic", "star")
+    mine = _mine(cert)
+    assert {c["residue"]: c["order"] for c in mine}[1] == 1 and any(isinstance(c["order"], dict) for c in mine)
+    assert _outcome(cert).outcome == VERIFIED
+    forged = copy.deepcopy(cert)
+    for c in _mine(forged):
+        if c["residue"] == 0:
+            c["order"] = 2
+    assert _outcome(forged).outcome == REJECTED
+
+
 def test_the_group_at_two_to_the_twenty_is_verified(at_length):
     report = verify(at_length)
     assert report.ok

@@ -1790,9 +1790,9 @@ class GridHubsGroup(Certificate):
 
 @dataclass(frozen=True)
 class ParityHubsGroup(Certificate):
-    """G of `offsets {2, 4} cyclic` (or {−2, −4}, with or without 0) beside `global(g)`, g ≥ 2, on one class of n mod 2
-    (docs/theory.md §11.11, Theorem F221): the class's bound and order (2: {id, σ}, σ exchanging 2j − 1 and 2j; 1:
-    trivial). The check re-runs the decision (graphs/cyclic_parity_hubs.py); the verifier
+    """G of `offsets {2, 4} cyclic` (or {−2, −4}, with or without 0) beside `global(g)` or `star`, on one class of n mod 2
+    (docs/theory.md §11.11, Theorem F221): the class's bound and order (2: {id, σ}, σ exchanging 2j − 1 and 2j; n/2:
+    the rotations of the even positions; 1: trivial). The check re-runs the decision (graphs/cyclic_parity_hubs.py); the verifier
     (uapcheck/verifier/cyclic_parity_hubs.py) restates the theorem and re-counts the group at lengths of each class."""
 
     patterns: tuple        # the distinct heads' spec.Patterns, in order of first occurrence
@@ -1809,18 +1809,23 @@ class ParityHubsGroup(Certificate):
         if again is None or again != self.found:
             _reject(ParityHubsGroup, "re-deciding the heads gives another sign, hub count or classes")
             return
-        _, low, order = next(c for c in again.classes if c[0] == self.residue)
+        _, low, code = next(c for c in again.classes if c[0] == self.residue)
+        n = sympy.Symbol("n", integer=True, positive=True)
         if self.length is not None and (not isinstance(self.length, int) or isinstance(self.length, bool)
                                         or self.length < low or self.length % 2 != self.residue):
             _reject(ParityHubsGroup, f"n = {self.length} is not a length of Theorem F221's class n ≡ {self.residue} "
                                      f"(mod 2), n ≥ {low}")
-        if sympy.sympify(self.order, strict=True) != order:  # safe: strict (no text parsed)
-            _reject(ParityHubsGroup, f"the order {self.order} is not Theorem F221's {order} on the class")
+        want = PH.order_of(code, n if self.length is None else sympy.Integer(self.length))
+        order = sympy.sympify(self.order, strict=True)  # safe: strict (no text parsed)
+        if not is_zero(want - order.xreplace({s: n for s in order.free_symbols})):
+            _reject(ParityHubsGroup, f"the order {self.order} is not Theorem F221's {want} on the class")
 
     def to_json(self) -> Any:
         from .graphs.cyclic_parity_hubs import SECTION, parity_json
-        return {"kind": self.kind, "section": SECTION, **parity_json(self.found), "residue": self.residue,
-                "order": int(self.order), **({} if self.length is None else {"n": self.length})}
+        from .verifier.trees import encode
+        return {"kind": self.kind, "section": SECTION, **parity_json(self.found, encode), "residue": self.residue,
+                "order": encode(sympy.sympify(self.order, strict=True)),  # safe: strict (no text parsed)
+                **({} if self.length is None else {"n": self.length})}
 
 
 @dataclass(frozen=True)

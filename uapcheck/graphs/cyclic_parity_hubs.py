@@ -1,5 +1,5 @@
-"""A head `offsets {2, 4} cyclic` (or {−2, −4}, with or without the offset 0) beside a head `global(g)`, g ≥ 2, at
-symbolic n: Theorem F221 of docs/theory.md §11.11.
+"""A head `offsets {2, 4} cyclic` (or {−2, −4}, with or without the offset 0) beside a head `global(g)` (g ≥ 1) or
+`star`, at symbolic n: Theorem F221 of docs/theory.md §11.11.
 
 The offsets' graph A has the arcs i → i ± 2, i ± 4 (one sign, mod n). For odd n, multiplication by 2⁻¹ mod n maps it
 onto the directed circulant C_n(1, 2), whose automorphisms are the rotations for n ≥ 4 (Lemma AI: of the two
@@ -7,7 +7,8 @@ out-neighbours v + 1, v + 2 of v exactly one has an arc to the other, so φ(v + 
 two copies of C_m(1, 2), on the odd and on the even positions, so Aut(A) = C_m ≀ S_2 for m ≥ 4. The hub head keeps
 X = {1, …, g} (its positions adjacent to every other, n ≥ g + 2). A rotation keeping an interval of g < n positions is
 the identity; so G is trivial for odd n ≥ max(5, g + 2), and for even n ≥ max(8, g + 2) it is {id, σ} with
-σ = (1 2)(3 4)…(n − 1 n) when g is even, trivial when g is odd.
+σ = (1 2)(3 4)…(n − 1 n) when g is even, trivial when g is odd ≥ 3, and the n/2 rotations i ↦ i + 2t (mod n) of the
+even positions, the odd ones fixed, when g = 1.
 
 Nothing here reads user text.
 """
@@ -19,19 +20,24 @@ from typing import Mapping, Optional, Sequence
 import sympy
 from sympy import And, Eq, Ge, Integer, Mod
 
-from ..spec import Global, Offsets, Pattern
+from ..spec import Global, Offsets, Pattern, Star
 from .closed_forms import GroupCase, _span
 
 SECTION = "docs/theory.md §11.11, Theorem F221"
 GROUP_KIND = "cyclic parity hubs"
 #: σ's structure name: every odd position exchanged with the next
 SWAP_NAME = "the exchange of 2j − 1 and 2j for every j"
+#: g = 1, n even: the rotations of the even positions
+ROTATIONS_NAME = "C_{n/2}: the rotations i ↦ i + 2t (mod n) of the even positions, the odd ones fixed"
+#: the order code of that class (the others are the integers 1 and 2)
+HALF = "n/2"
 
 
 @dataclass(frozen=True)
 class ParityHubs:
     """The offsets' sign (+1: {2, 4}; −1: {−2, −4}), whether 0 is among them, the hub count g, and the group on each
-    class of n mod 2 from its bound: (residue, bound, order), order 2 meaning {id, σ}."""
+    class of n mod 2 from its bound: (residue, bound, order), order 2 meaning {id, σ} and HALF the rotations of the
+    even positions."""
     sign: int
     loops: bool
     hubs: int
@@ -39,12 +45,23 @@ class ParityHubs:
 
 
 def classes_of(g: int) -> tuple:
-    """F221's classes: odd n ≥ max(5, g + 2) trivial; even n ≥ max(8, g + 2) order 2 (g even) or 1 (g odd)."""
+    """F221's classes: odd n ≥ max(5, g + 2) trivial; even n ≥ max(8, g + 2) order 2 (g even), 1 (g odd ≥ 3) or
+    n/2 (g = 1)."""
     odd = max(5, g + 2)
     odd += 1 - odd % 2
     even = max(8, g + 2)
     even += even % 2
-    return ((0, even, 2 if g % 2 == 0 else 1), (1, odd, 1))
+    return ((0, even, HALF if g == 1 else 2 if g % 2 == 0 else 1), (1, odd, 1))
+
+
+def order_of(code, n) -> sympy.Expr:
+    """A class's order at n (a Symbol or an Integer)."""
+    return n / 2 if code == HALF else Integer(code)
+
+
+def rotation(n: int) -> tuple:
+    """The generator of the g = 1 class at an even n: i ↦ i + 2 (mod n) on the even positions."""
+    return tuple(i if i % 2 else (i + 1) % n + 1 for i in range(1, n + 1))
 
 
 def swap(n: int) -> tuple:
@@ -58,7 +75,8 @@ def _literal(term) -> Optional[int]:
 
 def read_heads(patterns: Sequence[Pattern], params: Mapping) -> Optional[tuple[int, bool, int]]:
     """(sign, loops, g) when the distinct heads are exactly one `offsets {0?, 2, 4} cyclic` or `offsets {0?, −2, −4}
-    cyclic` and one `global(g)` with a literal g ≥ 2, in either order, as written (integer literals); None otherwise."""
+    cyclic` and one `global(g)` with a literal g ≥ 1 or `star` (g = 1), in either order, as written (integer literals);
+    None otherwise."""
     distinct = list(dict.fromkeys(patterns))
     if len(distinct) != 2:
         return None
@@ -72,8 +90,10 @@ def read_heads(patterns: Sequence[Pattern], params: Mapping) -> Optional[tuple[i
             if nonzero not in ({2, 4}, {-2, -4}):
                 return None
             offsets = (1 if nonzero == {2, 4} else -1, 0 in values)
-        elif isinstance(pattern, Global) and (_literal(pattern.g) or 0) >= 2 and hubs is None:
+        elif isinstance(pattern, Global) and (_literal(pattern.g) or 0) >= 1 and hubs is None:
             hubs = _literal(pattern.g)
+        elif isinstance(pattern, Star) and hubs is None:
+            hubs = 1
         else:
             return None
     if offsets is None or hubs is None:
@@ -97,8 +117,8 @@ def case_of(found: ParityHubs, residue: int, n) -> GroupCase:
             f"beside {found.hubs} hubs: the maps of the offsets' head that keep {_span(1, found.hubs)} ({SECTION})")
     if order == 1:
         return GroupCase(cond, Integer(1), "trivial", None, frozenset(), rule, intersection=(GROUP_KIND, found, residue))
-    return GroupCase(cond, Integer(2), None, None, frozenset(), rule, SWAP_NAME,
-                     intersection=(GROUP_KIND, found, residue))
+    return GroupCase(cond, order_of(order, n), None, None, frozenset(), rule,
+                     ROTATIONS_NAME if order == HALF else SWAP_NAME, intersection=(GROUP_KIND, found, residue))
 
 
 def group_cases(patterns: Sequence[Pattern], n, params: Optional[Mapping] = None) -> Optional[list]:
@@ -124,7 +144,9 @@ def group_at(patterns: Sequence[Pattern], n: int, params: Optional[Mapping] = No
     return replace(case, rule=f"{case.rule}, read at n = {n:,}", intersection=(GROUP_KIND, found, n % 2, n))
 
 
-def parity_json(found: ParityHubs) -> dict:
-    """The decision as the certificates write it."""
+def parity_json(found: ParityHubs, encode) -> dict:
+    """The decision as the certificates write it, a class's order as the expression in n that ``encode`` writes."""
+    n = sympy.Symbol("n", integer=True, positive=True)
     return {"sign": found.sign, "loops": found.loops, "hubs": found.hubs,
-            "classes": [{"residue": r, "from": low, "order": order} for r, low, order in found.classes]}
+            "classes": [{"residue": r, "from": low, "order": encode(order_of(order, n))}
+                        for r, low, order in found.classes]}

@@ -1,23 +1,28 @@
-"""SYM-AUT for `offsets {2, 4} cyclic` (or {−2, −4}, with or without the offset 0) beside `global(g)`, g ≥ 2, at
-symbolic n or at a length of a class (docs/theory.md §11.11, Theorem F221), re-checked with the verifier's own code.
+"""SYM-AUT for `offsets {2, 4} cyclic` (or {−2, −4}, with or without the offset 0) beside `global(g)` (g ≥ 1) or
+`star`, at symbolic n or at a length of a class (docs/theory.md §11.11, Theorem F221), re-checked with the verifier's own code.
 
 What is checked (a certificate of kind "cyclic parity hubs"):
 * the re-parsed heads are exactly those two (the verifier's own reading of spec.Offsets and spec.Global); the sign,
   the offset 0 and g are the certificate's;
 * the classes are the verifier's restatement of F221: n even from max(8, g + 2) (rounded up to even) with order 2
-  when g is even ({id, σ}, σ = (1 2)(3 4)…) and 1 when g is odd; n odd from max(5, g + 2) (rounded up to odd), order 1;
+  when g is even ({id, σ}, σ = (1 2)(3 4)…), 1 when g is odd ≥ 3 and n/2 when g = 1 (the rotations of the even
+  positions); n odd from max(5, g + 2) (rounded up to odd), order 1;
 * the step's class and order are one of them, and a stated length lies in that class from its bound on;
 * nauty's order on the verifier's own arcs equals the class's at every length of each class from its bound through
-  RECOUNT_TOP, and at even lengths σ keeps both heads' arcs when g is even.
+  RECOUNT_TOP, and at even lengths σ (g even) or the rotation by 2 of the even positions (g = 1) keeps both heads'
+  arcs.
 The theorem's proof (Lemma AI, the rotations of C_m(1, 2)) is the part taken from docs/theory.md.
 """
 from __future__ import annotations
 
 from typing import Optional
 
+import sympy
+
 from .. import spec as S
 from .check import VERIFIED, Reject
 from . import groups, patterns
+from .trees import TreeError, decode
 
 #: the lengths re-counted with nauty: every length of each class from its bound up to this
 RECOUNT_TOP = 36
@@ -44,8 +49,10 @@ def read(pats: list) -> Optional[tuple[int, bool, int]]:
                 offsets = (-1, 0 in values)
             else:
                 return None
-        elif isinstance(p, S.Global) and (_int(p.g) or 0) >= 2 and hubs is None:
+        elif isinstance(p, S.Global) and (_int(p.g) or 0) >= 1 and hubs is None:
             hubs = _int(p.g)
+        elif isinstance(p, S.Star) and hubs is None:
+            hubs = 1
         else:
             return None
     if offsets is None or hubs is None:
@@ -53,29 +60,43 @@ def read(pats: list) -> Optional[tuple[int, bool, int]]:
     return offsets[0], offsets[1], hubs
 
 
-def classes(g: int) -> dict[int, tuple[int, int]]:
-    """residue → (bound, order), the verifier's restatement of F221."""
+def classes(g: int, n) -> dict[int, tuple[int, sympy.Expr]]:
+    """residue → (bound, order as an expression in n), the verifier's restatement of F221."""
     even = max(8, g + 2)
     odd = max(5, g + 2)
-    return {0: (even + even % 2, 2 if g % 2 == 0 else 1), 1: (odd + 1 - odd % 2, 1)}
+    order = n / 2 if g == 1 else sympy.Integer(2 if g % 2 == 0 else 1)
+    return {0: (even + even % 2, order), 1: (odd + 1 - odd % 2, sympy.Integer(1))}
 
 
-def _recount(pats: list, g: int, table: dict) -> int:
-    """nauty's order at every length of each class from its bound to RECOUNT_TOP, and σ on the even lengths; the
-    number of lengths re-counted."""
+def _kept(arcs: list, image: dict) -> bool:
+    return all(frozenset((image[j], image[i]) for j, i in a) == a for a in arcs)
+
+
+def _recount(pats: list, g: int, table: dict, n_symbol) -> int:
+    """nauty's order at every length of each class from its bound to RECOUNT_TOP, and the even class's generator on
+    its lengths; the number of lengths re-counted."""
     count = 0
     for r, (low, order) in table.items():
         for n in range(low, RECOUNT_TOP + 1, 2):
             arcs = [patterns.head_arcs(p, n) for p in pats]
             got, method = groups.full_order(patterns.head_labels(arcs), n, "none")
-            if got != order:
-                raise Reject(f"Theorem F221: at n = {n} the order is {got} ({method}), not the class's {order}")
-            if r == 0 and order == 2:
-                sigma = {i: i + 1 if i % 2 else i - 1 for i in range(1, n + 1)}
-                if any(frozenset((sigma[j], sigma[i]) for j, i in a) != a for a in arcs):
-                    raise Reject(f"Theorem F221: at n = {n} the exchange of 2j − 1 and 2j moves a head's arcs")
+            want = int(order.xreplace({n_symbol: sympy.Integer(n)}))
+            if got != want:
+                raise Reject(f"Theorem F221: at n = {n} the order is {got} ({method}), not the class's {want}")
+            if r == 0 and g % 2 == 0 and not _kept(arcs, {i: i + 1 if i % 2 else i - 1 for i in range(1, n + 1)}):
+                raise Reject(f"Theorem F221: at n = {n} the exchange of 2j − 1 and 2j moves a head's arcs")
+            if r == 0 and g == 1 and not _kept(arcs, {i: i if i % 2 else (i + 1) % n + 1 for i in range(1, n + 1)}):
+                raise Reject(f"Theorem F221: at n = {n} the rotation of the even positions moves a head's arcs")
             count += 1
     return count
+
+
+def _stated(tree, symbols: dict, n_symbol) -> sympy.Expr:
+    try:
+        value = decode(tree, symbols)
+    except TreeError as exc:
+        raise Reject(f"Theorem F221: an order is not an expression ({exc})") from exc
+    return value.xreplace({x: n_symbol for x in value.free_symbols})
 
 
 def check(ctx, s) -> tuple[str, str]:  # noqa: C901 - one problem per claim of the certificate
@@ -86,13 +107,17 @@ def check(ctx, s) -> tuple[str, str]:  # noqa: C901 - one problem per claim of t
     pats = list(dict.fromkeys(h.pattern for h in spec.heads))
     got = read(pats)
     if got is None:
-        raise Reject("Theorem F221 is for one head offsets {2, 4} cyclic (or {−2, −4}) beside one head global(g), g ≥ 2")
+        raise Reject("Theorem F221 is for one head offsets {2, 4} cyclic (or {−2, −4}) beside one head global(g) or star")
     sign, loops, g = got
     if (cert.get("sign"), bool(cert.get("loops")), cert.get("hubs")) != (sign, loops, g):
         raise Reject("Theorem F221: the sign, the offset 0 or the hub count is not the heads'")
-    table = classes(g)
-    stated = {int(c["residue"]): (int(c["from"]), int(c["order"])) for c in cert.get("classes") or []}
-    if stated != table:
+    n_symbol = sympy.Symbol("n", integer=True, positive=True)
+    symbols = {**dict(ctx.symbols), "n": n_symbol}
+    table = classes(g, n_symbol)
+    stated = {int(c["residue"]): (int(c["from"]), _stated(c["order"], symbols, n_symbol))
+              for c in cert.get("classes") or []}
+    if sorted(stated) != [0, 1] or any(stated[r][0] != table[r][0] or sympy.expand(stated[r][1] - table[r][1]) != 0
+                                       for r in (0, 1)):
         raise Reject(f"Theorem F221: the classes are {table}, not the certificate's {stated}")
     residue = cert.get("residue")
     if residue not in table:
@@ -101,16 +126,23 @@ def check(ctx, s) -> tuple[str, str]:  # noqa: C901 - one problem per claim of t
     if data.get("residues") is not None and sorted({int(r) % 2 for r in data["residues"]}) != [residue]:
         raise Reject("Theorem F221: the step's residues are not the certificate's class")
     low, order = table[residue]
-    if cert.get("order") != order:
-        raise Reject(f"Theorem F221: the order on the class n ≡ {residue} (mod 2) is {order}, not {cert.get('order')}")
     length = cert.get("n")
     if length is not None:
         if _int(length) is None or length < low or length % 2 != residue or length != spec.tokens:
             raise Reject(f"Theorem F221: n = {length} is not the file's length in the class n ≡ {residue} (mod 2), "
                          f"n ≥ {low}")
-    counted = _recount(pats, g, table)
+        order = order.xreplace({n_symbol: sympy.Integer(length)})
+    claimed = _stated(cert.get("order"), symbols, n_symbol) if cert.get("order") is not None else None
+    if claimed is None or sympy.expand(claimed - order) != 0:
+        raise Reject(f"Theorem F221: the order on the class n ≡ {residue} (mod 2) is {order}, not {cert.get('order')}")
+    counted = _recount(pats, g, table, n_symbol)
     at = "" if length is None else f", read at n = {length:,}"
+    kept = ""
+    if g % 2 == 0:
+        kept = ", and the exchange of 2j − 1 and 2j keeps both heads at the even ones"
+    elif g == 1:
+        kept = ", and the rotation by 2 of the even positions keeps both heads at the even ones"
     return VERIFIED, (f"Theorem F221 (docs/theory.md §11.11): offsets {{{2 * sign}, {4 * sign}}} cyclic beside "
-                      f"global({g}); the class n ≡ {residue} (mod 2) from n = {low}, order {order}{at}; nauty's order "
-                      f"on the verifier's arcs matched at {counted} lengths of both classes up to {RECOUNT_TOP}"
-                      + (", and the exchange of 2j − 1 and 2j keeps both heads at the even ones" if g % 2 == 0 else ""))
+                      f"{g} hub{'s' if g > 1 else ''}; the class n ≡ {residue} (mod 2) from n = {low}, order {order}{at}; "
+                      f"nauty's order on the verifier's arcs matched at {counted} lengths of both classes up to "
+                      f"{RECOUNT_TOP}{kept}")
