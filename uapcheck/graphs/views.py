@@ -313,6 +313,19 @@ class Neighbourhoods:
             got = cache[v] = frozenset(self._head_lists[h][v]).union((v,))
         return got
 
+    def arc_codes(self, h: int) -> set:
+        """Head h's arcs u → v as the integers v·n + u (0-based, v's own u = v left out), built once: `u in
+        head_set(h, v)` for u ≠ v, read without a set per position (the transposition probe tests two positions
+        against every neighbour of a pair)."""
+        codes = getattr(self, "_arc_codes", None)
+        if codes is None:
+            codes = self._arc_codes = [None] * self.num_heads
+        got = codes[h]
+        if got is None:
+            n, lists = self.n, self._head_lists[h]
+            got = codes[h] = {v * n + u for v in range(n) for u in lists[v] if u != v}
+        return got
+
     def arc_label(self, h: int, v: int, u: int):
         """Head h's label of the arc u → v (0-based; None for an unlabelled head)."""
         c = self.classes[h]
@@ -409,19 +422,22 @@ def _transposition_bad(nb: Neighbourhoods, a: int, b: int) -> Optional[set]:
         return bad if bad else None
     bad: set = set()
     swap_ok = True
+    ends = frozenset((a, b))
     for h in range(nb.num_heads):
         na, nbb = nb.head_set(h, a), nb.head_set(h, b)
-        image = frozenset(b if k == a else a if k == b else k for k in na)
-        if image != nbb:
+        # (a b) maps N_h(a) onto N_h(b) exactly when they agree off {a, b} and a, b trade places between them
+        if na - ends != nbb - ends or (a in na) != (b in nbb) or (b in na) != (a in nbb):
             swap_ok = False
     # v ∉ {a, b} is changed iff in some head it sees exactly one of a, b (so it sees a or b in the union)
     candidates = set(nb.outs[a]).union(nb.outs[b])
     candidates.discard(a)
     candidates.discard(b)
+    n = nb.n
     for h in range(nb.num_heads):
+        codes = nb.arc_codes(h)   # v ∉ {a, b}: a ∈ N_h(v) exactly when the arc a → v is in the head
         for v in candidates:
-            hv = nb.head_set(h, v)
-            if (a in hv) != (b in hv):
+            at = v * n
+            if (at + a in codes) != (at + b in codes):
                 bad.add(v)
     if not swap_ok:
         bad.update((a, b))
