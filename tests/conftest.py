@@ -19,6 +19,7 @@ NIGHTLY = os.environ.get("UAPCHECK_NIGHTLY") == "1"
 
 def pytest_configure(config):
     config.addinivalue_line("markers", "nightly: long runs, only with UAPCHECK_NIGHTLY=1")
+    config.addinivalue_line("markers", "mpmath_digits(D): mpmath's working precision in the test, D digits")
 
 
 def pytest_collection_modifyitems(config, items):
@@ -31,11 +32,16 @@ def pytest_collection_modifyitems(config, items):
 
 
 @pytest.fixture(autouse=True)
-def restored_mpmath_precision():
-    """mpmath's global working precision restored after each test: a test that sets `mpmath.mp.dps` must not
-    change the digits of the tests that run after it in the same worker."""
+def mpmath_precision(request):
+    """mpmath's working precision: the test's `mpmath_digits(D)` mark (a file's `pytestmark`) sets D digits for the
+    test, and the global precision is restored after each test, so a test that sets `mpmath.mp.dps` does not change
+    the digits of the tests that run after it in the same worker (a precision set at a file's import would be
+    whatever the last imported file set)."""
     import mpmath
     saved = mpmath.mp.prec
+    mark = request.node.get_closest_marker("mpmath_digits")
+    if mark is not None:
+        mpmath.mp.dps = mark.args[0]
     yield
     mpmath.mp.prec = saved
 

@@ -16,13 +16,7 @@ from uapcheck.lower import SCALE as t  # the docs' names of the invariants
 from uapcheck.rules import ridge, witness
 
 
-
-@pytest.fixture(autouse=True)
-def _working_precision():
-    """50 digits for every test of this file (set per test: a precision set at import would be whatever the last
-    imported test file set, and tests/conftest.py restores the precision after each test)."""
-    with mp.workdps(50):
-        yield
+pytestmark = pytest.mark.mpmath_digits(50)  # mpmath's working precision in each test (tests/conftest.py)
 
 
 @pytest.fixture(autouse=True)

@@ -17,13 +17,7 @@ from uapcheck.parse import parse_source
 from uapcheck.verifier import verify
 
 
-
-@pytest.fixture(autouse=True)
-def _working_precision():
-    """40 digits for every test of this file (set per test: a precision set at import would be whatever the last
-    imported test file set, and tests/conftest.py restores the precision after each test)."""
-    with mp.workdps(40):
-        yield
+pytestmark = pytest.mark.mpmath_digits(40)  # mpmath's working precision in each test (tests/conftest.py)
 
 # (feature map body, α as a function of |x|² with mpmath, the expected k(x, t z) in the invariants)
 MAPS = [

@@ -12,13 +12,7 @@ import pytest
 
 ROOT = Path(__file__).resolve().parent.parent
 
-
-@pytest.fixture(autouse=True)
-def _working_precision():
-    """60 digits for every test of this file (set per test: a precision set at import would be whatever the last
-    imported test file set, and tests/conftest.py restores the precision after each test)."""
-    with mpmath.workdps(60):
-        yield
+pytestmark = pytest.mark.mpmath_digits(60)  # mpmath's working precision in each test (tests/conftest.py)
 
 
 def _engine(text: str) -> dict:
