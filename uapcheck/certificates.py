@@ -2094,6 +2094,12 @@ class CoveredStrideHeads(Certificate):
             _reject(CoveredStrideHeads, "re-matching the heads gives another answer (or no class with a witness)")
         assert again is not None  # for the type checker: _reject raised otherwise
         w, s = again.w, again.s
+        if self.n is not None and self.n >= again.low and self.n % s == 0 and s <= 2 * w:
+            for n in [again.low, again.low + s] + ([self.n] if self.n <= COVERED_HEADS_CHECK_N else []):
+                problem = _lemma_ah_problem(w, s, n)  # Theorem F218: 2 layers, least, at s | n
+                if problem:
+                    _reject(CoveredStrideHeads, problem)
+            return
         if self.n is not None and (self.n < again.low or self.n % s not in again.classes):
             _reject(CoveredStrideHeads, f"n = {self.n} is below n ≥ {again.low} or outside the classes "
                                         f"{again.classes} of n mod {s}")
@@ -2121,6 +2127,38 @@ class CoveredStrideHeads(Certificate):
 #: Theorem F210 at a concrete length: up to this n the kernel re-checks the witness at n itself as well (its
 #: neighbourhoods are written out whole); above it, at one period from the range's start (the same residue data)
 COVERED_HEADS_CHECK_N = 4_000
+
+
+def _lemma_ah_problem(w: int, s: int, n: int) -> str:
+    """Lemma AH's steps (docs/theory.md §11.11, Theorem F218) at the root n of `window(w) cyclic + strided(s)`, s | n,
+    on neighbourhoods written from the definitions: the class and the window of the root told apart by common
+    neighbours, the level |u| read off f and h, the consecutive relation of the class through the far traces, and
+    pairwise distinct far traces; "" when all hold, else what fails."""
+    if n % s:
+        return f"n = {n} is not a multiple of s = {s}"
+
+    def nb(v: int) -> frozenset:
+        return frozenset((v - 1 + k) % n + 1 for k in range(-w, w + 1)) | frozenset(range((v - 1) % s + 1, n + 1, s))
+    near = [frozenset()] + [nb(v) for v in range(1, n + 1)]
+    ball = near[n]
+    cls = frozenset(range(s, n + 1, s))
+    win = frozenset((n - 1 + k) % n + 1 for k in range(-w, w + 1))
+    if ball != cls | win or cls & win != {n}:
+        return f"n = {n}: the root's ball is not its class and its window"
+    if min(len(near[v] & ball) for v in cls - {n}) <= max(len(near[v] & ball) for v in win - {n}):
+        return f"n = {n}: common neighbours do not tell the class from the window"
+    for u in win - {n}:
+        level = min(u, n - u)
+        if level != 2 * w + 1 + int(bool(near[u] & (cls - {n}))) - len(near[u] & win):
+            return f"n = {n}: the level of {u} is not read off its neighbours"
+    far = [x for x in range(1, n + 1) if x not in ball]
+    trace = {x: near[x] & ball for x in far}
+    related = {frozenset((a, b)) for x in far for a in trace[x] & cls for b in trace[x] & cls if a != b}
+    if related != {frozenset((k * s, k * s + s)) for k in range(1, n // s - 1)}:
+        return f"n = {n}: the far traces do not relate exactly the consecutive members of the root's class"
+    if len(set(trace.values())) != len(far):
+        return f"n = {n}: two far positions have one trace"
+    return ""
 
 
 def _split_witness_problem(w: int, s: int, n: int, patterns: list, root: int, cycles) -> str:

@@ -68,3 +68,42 @@ def test_two_layers_are_least_by_the_rooted_views(w, s):
         for kinds in (("union",), ("window", "strided")):
             r = uapcheck.check(source(n, w, s, kinds), "t.uap")
             assert r.verdict == "UAP" and (r.layers, layers_least(r)) == (2, True), (n, kinds)
+
+
+BIG = 70_000  # 7 | n: the strided head alone has about 7 × 10⁸ arcs, so the closed forms answer at n
+
+
+def _big_certificate() -> dict:
+    from certificates import certificate_of
+    return certificate_of(source(BIG, 5, 7, ("window", "strided")))
+
+
+def test_without_the_arcs_the_split_heads_read_f218_and_the_verifier_restates_it():
+    from certificates import forged, rejects, with_text
+
+    from uapcheck.verifier import verify
+    r = uapcheck.check(source(BIG, 5, 7, ("window", "strided")), "t.uap")
+    assert r.verdict == "UAP" and (r.layers, layers_least(r)) == (2, True)
+    cert = _big_certificate()
+    report = verify(cert)
+    assert report.ok and report.complete, [(x.rule, x.outcome, x.reason) for x in report.steps]
+    assert "F218" in next(x for x in report.steps if x.rule == "PAT-LAYERS").reason
+    assert rejects(forged(cert, "PAT-LAYERS", "least", False), "PAT-LAYERS")
+    assert rejects(forged(cert, "PAT-LAYERS", "least classes", {"modulus": 7, "residues": [0]}), "PAT-LAYERS")
+    moved = with_text(cert, f"tokens {BIG}", f"tokens {BIG + 5}")  # 70,005 ≡ 5 (mod 7): lemma AH needs 7 | n
+    next(x for x in moved["steps"] if x["rule"] == "PAT-LAYERS")["certificate"]["n"] = BIG + 5
+    assert rejects(moved, "PAT-LAYERS")
+
+
+def test_the_kernel_re_checks_lemma_ah_and_its_premises():
+    from uapcheck.certificates import CoveredStrideHeads, _lemma_ah_problem
+    from uapcheck.graphs import cyclic_covered_heads as H
+    found = H.match([Window(5, True), Strided(7)])
+    CoveredStrideHeads((Window(5, True), Strided(7)), found, BIG).check()
+    assert _lemma_ah_problem(5, 7, 126) == "" and "not a multiple" in _lemma_ah_problem(5, 7, 127)
+    assert _lemma_ah_problem(2, 5, 40) != ""  # s = 2w + 1: F200's block exchange, and the far relation is empty
+
+
+def test_s_equal_to_2w_plus_1_keeps_f200_s_witness_at_a_multiple():
+    r = uapcheck.check(source(40_000, 2, 5, ("window", "strided")), "t.uap")  # 5 | n, but s = 2w + 1
+    assert r.verdict == "UAP" and (r.layers, layers_least(r)) == (3, True)

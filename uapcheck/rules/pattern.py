@@ -1217,6 +1217,16 @@ def _covered_heads(spec: S.Spec, n, connected: proof.Step, diameter):
     if spec.positional != "none" or any(h.bias or h.position is not None for h in spec.heads) or diameter != 2:
         return None
     found = match(_patterns(spec))
+    if found is not None and not isinstance(n, sympy.Symbol) and int(n) >= found.low and int(n) % found.s == 0 \
+            and found.s <= 2 * found.w:  # Theorem F218 at a concrete length without its arcs: 2 layers, least
+        at = int(n)
+        cert = CoveredStrideHeads(tuple(dict.fromkeys(_patterns(spec))), found, at)
+        method = claim_of("Theorem F218 at n = ", f"{at:,}", " (", str(found.s), " | n, n ≥ ", str(found.low),
+                          "): the union of the heads is `window(", str(found.w), ") cyclic + strided(", str(found.s),
+                          ")` with G = D_n = its automorphism group; by lemma AH a permutation keeping every "
+                          "neighbourhood of a root's ball is a rotation or a reflection, so no view witness exists "
+                          "(for the heads either: one would be the union's)")
+        return layers_step(connected, diameter, 2, True, method, family=cert), 2, None
     if found is None or not found.classes:
         return None
     if not isinstance(n, sympy.Symbol):  # a concrete length without its arcs: F210 read at n, on F200's classes

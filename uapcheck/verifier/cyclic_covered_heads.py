@@ -80,6 +80,8 @@ def layers(ctx, s):
         raise Reject("PAT-LAYERS only concludes `proved`")
     w, st, pats = heads_of(ctx.spec)
     data = s.get("data") or {}
+    if data.get("layers") == 2 and (s.get("certificate") or {}).get("n") is not None:
+        return _divisible(ctx, s, w, st, data)
     if data.get("layers") != 3 or data.get("diameter") != 2:
         raise Reject(f"Theorem F210 gives D = 2 and 3 layers, not {data.get('diameter')} and {data.get('layers')}")
     if (s.get("certificate") or {}).get("n") is not None:
@@ -140,3 +142,56 @@ def _at_length(ctx, s, w: int, st: int, pats: list, data: dict):
                       f"heads: n ≥ {start} and n mod {st} = {n % st} is a class of Theorem F200's witnesses (restated "
                       f"here), so 3 layers are least; the witness re-checked on each head's arcs at n = "
                       f"{', '.join(map(str, lengths))}")
+
+
+def _lemma_ah(w: int, s: int, n: int) -> Optional[str]:
+    """Lemma AH's steps (docs/theory.md §11.11) at the root n of the union, s | n, on the verifier's own arcs: the
+    root's ball is its class and its window, told apart by common neighbours; a window position's level read off its
+    neighbours; the far traces relate exactly the consecutive members of the root's class; far traces pairwise
+    distinct. None when all hold."""
+    arcs = patterns.head_arcs(S.PatternUnion((S.Window(w, True), S.Strided(s))), n)
+    near: list[set] = [set() for _ in range(n + 1)]
+    for j, i in arcs:
+        near[i].add(j)
+        near[j].add(i)
+    for v in range(1, n + 1):
+        near[v].add(v)
+    ball = near[n]
+    cls = {v for v in range(1, n + 1) if v % s == 0}
+    win = {v for v in range(1, n + 1) if min(v, n - v) <= w}
+    if ball != cls | win:
+        return f"n = {n}: the root's ball is not its class and its window"
+    if min(len(near[v] & ball) for v in cls - {n}) <= max(len(near[v] & ball) for v in win - {n}):
+        return f"n = {n}: common neighbours do not tell the root's class from its window"
+    if any(min(u, n - u) != 2 * w + 1 + (1 if near[u] & (cls - {n}) else 0) - len(near[u] & win) for u in win - {n}):
+        return f"n = {n}: a window position's level is not read off its neighbours"
+    far = [x for x in range(1, n + 1) if x not in ball]
+    traces = [frozenset(near[x] & ball) for x in far]
+    pairs = {(a, b) for t in traces for a in t & cls for b in t & cls if a < b}
+    if pairs != {(k * s, k * s + s) for k in range(1, n // s - 1)}:
+        return f"n = {n}: the far traces do not relate exactly the consecutive members of the root's class"
+    if len(set(traces)) != len(traces):
+        return f"n = {n}: two far positions have one trace"
+    return None
+
+
+def _divisible(ctx, s, w: int, st: int, data: dict):
+    """Theorem F218 at the file's concrete length n: s | n, n ≥ s(3w + 2), w + 1 ≤ s ≤ 2w, D = 2 and 2 layers, least;
+    lemma AH's steps re-checked on the verifier's arcs at n = s(3w + 2), s(3w + 3) and at n itself up to
+    AT_LENGTH_CHECK_N."""
+    n = (s.get("certificate") or {}).get("n")
+    if _int(n) is None or n != ctx.spec.tokens:
+        raise Reject(f"the certificate's length {n!r} is not the file's n = {ctx.spec.tokens}")
+    start = covered.start(w, st)
+    if n < start or n % st or st > 2 * w:
+        raise Reject(f"Theorem F218 needs s | n, n ≥ {start} and s ≤ 2w (n = {n}, w = {w}, s = {st})")
+    if data.get("diameter") != 2 or data.get("least") is not True or data.get("least classes") is not None:
+        raise Reject("Theorem F218 gives D = 2 and 2 layers, least")
+    lengths = [start, start + st] + ([n] if n <= AT_LENGTH_CHECK_N else [])
+    for m in lengths:
+        problem = _lemma_ah(w, st, m)
+        if problem:
+            raise Reject(f"lemma AH fails at an instance: {problem}")
+    return VERIFIED, (f"Theorem F218 (docs/theory.md §11.11) at n = {n}, w = {w} and s = {st} read off the re-parsed "
+                      f"heads: {st} | n, n ≥ {start}, s ≤ 2w, so no view witness (lemma AH, its steps re-checked on "
+                      f"the union's arcs at n = {', '.join(map(str, lengths))}): 2 layers, least")
