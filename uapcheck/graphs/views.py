@@ -235,6 +235,10 @@ class Neighbourhoods:
                 for m in row:
                     counts[m] = counts.get(m, 0) + 1
                 masks.append(row)
+        elif (all(c is None for c in self.classes) and len(distinct) <= ARRAY_LABEL_HEADS
+              and self.num_arcs >= ARRAY_LABEL_ARCS):
+            self.labels, self.num_labels = _plain_labels(n, self._head_lists, self.ins)
+            return
         else:
             # the heads holding u → v as bits of one integer, from each head's in-list; without arc classes the
             # label tuple depends on those bits alone and is made once per set of heads
@@ -373,6 +377,43 @@ class Neighbourhoods:
             if not frontier:
                 break
         return dist
+
+
+#: Several heads without arc classes, with at least this many arcs in their union and at most this many heads: the
+#: arcs' labels are made on arrays (`_plain_labels`), the same labels as the loop of `Neighbourhoods`.
+ARRAY_LABEL_ARCS = 50_000
+ARRAY_LABEL_HEADS = 16
+
+
+def _plain_labels(n: int, head_lists: Sequence, ins: Sequence) -> tuple[Optional[list], int]:
+    """(labels, number of labels) of `Neighbourhoods` for several heads without arc classes: an arc u → v's label is
+    the set of heads holding it, numbered by decreasing count, ties by the set's key ((h, None) for each head h);
+    labels[v][k] is the label of ins[v][k] → v, and labels is None when every arc has one label."""
+    import numpy as np
+    from itertools import chain
+    lengths = np.fromiter(map(len, ins), dtype=np.int64, count=n)
+    sources = np.fromiter(chain.from_iterable(ins), dtype=np.int64, count=int(lengths.sum()))
+    codes = np.repeat(np.arange(n, dtype=np.int64), lengths) * n + sources
+    bits = np.zeros(len(codes), dtype=np.int64)
+    for h, lists in enumerate(head_lists):
+        held = np.fromiter(map(len, lists), dtype=np.int64, count=n)
+        own = np.repeat(np.arange(n, dtype=np.int64), held) * n + np.fromiter(
+            chain.from_iterable(lists), dtype=np.int64, count=int(held.sum()))
+        own.sort()
+        at = np.minimum(np.searchsorted(own, codes), max(len(own) - 1, 0))
+        if len(own):
+            bits |= (own[at] == codes).astype(np.int64) << h
+    heads = range(len(head_lists))
+    counts = np.bincount(bits, minlength=1 << len(head_lists))
+    keys = {b: tuple((h, None) for h in heads if b >> h & 1) for b in np.flatnonzero(counts).tolist()}
+    order = sorted(keys, key=lambda b: (-int(counts[b]), repr(keys[b])))
+    if len(order) <= 1:
+        return None, len(order)
+    label_of = np.zeros(1 << len(head_lists), dtype=np.int64)
+    label_of[order] = np.arange(len(order))
+    flat = label_of[bits].tolist()
+    ends = np.cumsum(lengths).tolist()
+    return [flat[start:end] for start, end in zip([0] + ends[:-1], ends)], len(order)
 
 
 # ---------------------------------------------------------------------------------------------
