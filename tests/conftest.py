@@ -11,10 +11,9 @@ import sys
 from pathlib import Path
 
 import pytest
+from sample_sizes import NIGHTLY  # UAPCHECK_NIGHTLY=1: the nightly tests, and the sweeps' full samples
 
 ROOT = Path(__file__).resolve().parent.parent
-
-NIGHTLY = os.environ.get("UAPCHECK_NIGHTLY") == "1"
 
 
 def pytest_configure(config):
