@@ -515,7 +515,11 @@ def cost_refusal(patterns: Sequence[Pattern], n: sympy.Symbol, params: Optional[
             per_head.append(None)
     reach, modulus = sizes
     best = None
-    for anchor in anchors(patterns, per_head, n, params):
+    try:
+        found = anchors(patterns, per_head, n, params)
+    except (_Undecided, KeyError, TypeError, ValueError):
+        return None  # no message rather than an error: the step stays undecided as it was
+    for anchor in found:
         top = max(start_length(reach, modulus), anchor.low) + 2 * modulus
         if not _too_costly(patterns, anchor, params, top, True):
             return None
