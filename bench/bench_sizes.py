@@ -77,7 +77,17 @@ CASES = [
     ("edges listing window(1) + random(2, seed=1)", 16384, "edges listing window(1) + random(2, seed=1)", 5.0),
     ("edges listing window(1) + random(2, seed=1)", 32768, "edges listing window(1) + random(2, seed=1)", 5.0),
     ("edges listing window(1) + random(2, seed=1)", 65536, "edges listing window(1) + random(2, seed=1)", 5.0),
+    # several heads with random parts (`HEADS` between the heads' patterns): the union graph is built, its arcs
+    # labelled by the heads that hold them
+    ("two heads: window(1) + random(2, seed=1) and window(1) + random(2, seed=2)", 16384,
+     "window(1) + random(2, seed=1) | window(1) + random(2, seed=2)", 5.0),
+    ("two heads: window(1) + random(2, seed=1) and window(1) + random(2, seed=2)", 65536,
+     "window(1) + random(2, seed=1) | window(1) + random(2, seed=2)", 5.0),
+    ("BigBird in two heads: window(3) + global(2) and random(3, seed=0)", 65536,
+     "window(3) + global(2) | random(3, seed=0)", 5.0),
 ]
+#: separates the heads' patterns of a case with several heads
+HEADS = " | "
 LISTING = "edges listing "
 # decided on the twin quotient (docs/theory.md Theorem F196): the token graph is never built, a small stand-in is
 TWIN_CASES = {"blocks(524288) + global(1)", "blocks(699051) + global(1)", "blocks(1048575) + global(1)",
@@ -162,7 +172,15 @@ def _file_text(n: int, pattern: str) -> str:
     """The .uap file of a case; `edges listing P` is P's arcs written out as an `edges { ... }` list."""
     if pattern.startswith(LISTING):
         pattern = _listing(n, pattern[len(LISTING):])
-    return f"tokens {n}\nattention {{\n  kernel k(x, y) = exp(x . y)\n  pattern {pattern}\n}}\n"
+    return f"tokens {n}\n" + _heads_text(pattern)
+
+
+def _heads_text(pattern: str) -> str:
+    """One attention block per head of the case (`HEADS` between their patterns), named h1, h2, … when several."""
+    parts = pattern.split(HEADS) if HEADS in pattern and not pattern.startswith("edges") else [pattern]
+    names = [f" h{k}" if len(parts) > 1 else "" for k in range(1, len(parts) + 1)]
+    return "".join(f"attention{name} {{\n  kernel k(x, y) = exp(x . y)\n  pattern {part}\n}}\n"
+                   for name, part in zip(names, parts))
 
 
 def _listing(n: int, pattern_text: str) -> str:
@@ -187,7 +205,7 @@ def _write_arcs(n: int, pattern_text: str, path: str) -> None:
     from uapcheck.graphs import build_graph
     from uapcheck.parse import parse_source
     pattern_text = pattern_text[len(LISTING):] if pattern_text.startswith(LISTING) else pattern_text
-    spec = parse_source(f"tokens {n}\nattention {{ kernel k(x, y) = exp(x . y); pattern {pattern_text} }}\n")
+    spec = parse_source(f"tokens {n}\n" + _heads_text(pattern_text))
     codes = set()
     for head in spec.heads:
         g = build_graph(head.pattern, n)
