@@ -83,8 +83,8 @@ def group_at(patterns: Sequence[Pattern], n: int, params: Optional[Mapping] = No
                 return replace(case, condition=sympy.true, rule=f"{case.rule}, read at n = {n:,}",
                                intersection=decision + (n,))
             continue
-        if not isinstance(decision, tuple) or decision[0] == "cyclic parity hubs":  # F221: read by closed_groups
-            continue
+        if not isinstance(decision, tuple) or len(decision) != 2 or isinstance(decision[0], str):
+            continue  # a tagged decision not read here (F221's "cyclic parity hubs": read by closed_groups)
         found, stated = decision
         c = class_of(found, n)
         if c is None or (stated is not None and (c.residue, c.low) != tuple(stated)):
