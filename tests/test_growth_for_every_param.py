@@ -22,6 +22,8 @@ from uapcheck.verifier import NUMERIC, REJECTED, verify
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 from test_kernel_routes import PTE_X, PTE_Y, dist2, max_difference  # noqa: E402
 
+pytestmark = pytest.mark.mpmath_digits(50)  # the digits of test_kernel_routes' references (tests/conftest.py)
+
 CAUCHY = "param g {c}\nattention {{\n  kernel k(x, y) = 1 / (1 + g * |x - y|^2)\n}}\n"
 RIDGE = "param g {c}\nattention {{\n  score s(x, y) = 1 / (1 + g * (x . y)^2)\n  affine query key\n}}\n"
 
