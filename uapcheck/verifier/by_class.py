@@ -352,10 +352,10 @@ def side_classes(ctx) -> tuple[set, list]:
     # a head's normaliser refuted on residue classes only (Lemma U, docs/theory.md §4): ILL-POSED there
     stepped += [s for s in tds if s["rule"] == "WP-POSITIVE" and s["status"] == "refuted"
                 and (s.get("data") or {}).get("classes")]
+    if not stepped:
+        return set(), []
     data = r.get("data") or {}
     n = ctx.symbols.get(ctx.spec.tokens) if isinstance(ctx.spec.tokens, str) else None
-    if not stepped:
-        return set(), _listed_classes_problems(r, n, ctx.symbols, data.get("classes") or [], [])
     try:
         where = decode_condition(data["range"], ctx.symbols) if data.get("range") is not None else None
     except TreeError as exc:
@@ -373,49 +373,7 @@ def side_classes(ctx) -> tuple[set, list]:
             problems.append(f"{r['id']} (VERDICT-T1): the classes n mod {modulus} in {residues} of {s['id']} are "
                             f"not stated {want}")
         side.add(s["id"])
-    problems += _listed_classes_problems(r, n, ctx.symbols, data.get("classes") or [], [ctx.steps[sid] for sid in side])
     return side, problems
-
-
-def _listed_classes_problems(r, n, symbols, entries: list, side: list) -> list:
-    """Each class entry of the verdict step restates a side premise: its (modulus, residues, verdict) are a side
-    premise's, and its condition (what the printed statement reads) holds exactly on those residues, compared at
-    one large length of every class mod the lcm of the entry's modulus and the moduli its condition names."""
-    import sympy
-
-    from .trees import TreeError, decode_condition
-    stated = set()
-    for s in side:
-        cls = s["data"]["classes"]
-        want = "NOT-UAP" if s["status"] == "proved" else "ILL-POSED" if s["status"] == "refuted" else "INCONCLUSIVE"
-        stated.add((int(cls["modulus"]), tuple(sorted(int(x) for x in cls["residues"])), want))
-    problems = []
-    for entry in entries:
-        modulus, residues = int(entry["modulus"]), tuple(sorted(int(x) for x in entry["residues"]))
-        if (modulus, residues, entry.get("verdict")) not in stated:
-            problems.append(f"{r['id']} (VERDICT-T1): the class entry n mod {modulus} in {list(residues)} "
-                            f"({entry.get('verdict')}) restates no premise's classes")
-            continue
-        if n is None or entry.get("condition") is None:
-            continue
-        try:
-            condition = decode_condition(entry["condition"], symbols)
-        except TreeError as exc:
-            problems.append(f"{r['id']} (VERDICT-T1): a class entry's condition: {exc}")
-            continue
-        moduli = [int(m.args[1]) for m in condition.atoms(sympy.Mod) if isinstance(m.args[1], sympy.Integer)]
-        period = math.lcm(modulus, *moduli)
-        if period > 10 ** 4:
-            problems.append(f"{r['id']} (VERDICT-T1): a class entry's condition has a period {period} above 10^4")
-            continue
-        start = 10 ** 6 * period
-        for t in range(period):
-            holds = condition.xreplace({n: start + t})
-            if holds not in (sympy.true, sympy.false) or bool(holds) != (t % modulus in residues):
-                problems.append(f"{r['id']} (VERDICT-T1): the class entry's condition does not hold exactly on "
-                                f"n mod {modulus} in {list(residues)} (n = {start + t})")
-                break
-    return problems
 
 
 def same_on_kept_classes(ctx, side: set, layers, want) -> bool:
