@@ -21,12 +21,17 @@ def pytest_configure(config):
     config.addinivalue_line("markers", "mpmath_digits(D): mpmath's working precision in the test, D digits")
 
 
+#: The heaviest single tests, by node id, run only at night (tests/nightly_heavy.txt says why and how it is made).
+HEAVY = frozenset(line.strip() for line in (ROOT / "tests" / "nightly_heavy.txt").read_text("utf-8").splitlines()
+                  if line.strip() and not line.startswith("#"))
+
+
 def pytest_collection_modifyitems(config, items):
     if NIGHTLY:
         return
     skip = pytest.mark.skip(reason="nightly: set UAPCHECK_NIGHTLY=1")
     for item in items:
-        if "nightly" in item.keywords:
+        if "nightly" in item.keywords or item.nodeid in HEAVY:
             item.add_marker(skip)
 
 
