@@ -57,3 +57,18 @@ def certificate(n, w: int, s: int) -> dict:
 def step_of(cert: dict, rule: str) -> dict:
     """The certificate's step of this rule."""
     return next(x for x in cert["steps"] if x["rule"] == rule)
+
+
+SPLIT_HEAD = "attention {{\n  kernel k(x, y) = exp(x . y)\n  pattern {p}\n}}\n"
+
+
+def split_heads_source(n, w: int, s: int, kinds=("window", "strided")) -> str:
+    """`window(w) cyclic` and `strided(s)` over heads (kinds: "window", "strided", "union" for their union), one
+    softmax head per kind, at length n (shared by the tests of Theorems F210 and F218)."""
+    text = {"window": f"window({w}) cyclic", "strided": f"strided({s})", "union": f"window({w}) cyclic + strided({s})"}
+    return f"tokens {n}\n" + "".join(SPLIT_HEAD.format(p=text[k]) for k in kinds)
+
+
+@functools.lru_cache(maxsize=None)
+def split_heads_checked(n, w: int, s: int, kinds=("window", "strided")):
+    return uapcheck.check(split_heads_source(n, w, s, kinds), "t.uap")

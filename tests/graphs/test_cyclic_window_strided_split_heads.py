@@ -16,7 +16,6 @@ from dataclasses import replace
 
 import pytest
 
-import uapcheck
 from uapcheck import certfile
 from uapcheck.certificates import CoveredStrideHeads
 from uapcheck.graphs import cyclic_covered_heads as H
@@ -26,21 +25,7 @@ from uapcheck.render.verdict_lines import headline, layers_least
 from uapcheck.spec import PatternUnion, Strided, Window
 from uapcheck.verifier import REJECTED, VERIFIED, verify
 
-HEAD = """attention {{
-  kernel k(x, y) = exp(x . y)
-  pattern {p}
-}}
-"""
-
-
-def source(n, w: int, s: int, kinds=("window", "strided")) -> str:
-    text = {"window": f"window({w}) cyclic", "strided": f"strided({s})", "union": f"window({w}) cyclic + strided({s})"}
-    return f"tokens {n}\n" + "".join(HEAD.format(p=text[k]) for k in kinds)
-
-
-@functools.lru_cache(maxsize=None)
-def checked(n, w: int, s: int, kinds=("window", "strided")):
-    return uapcheck.check(source(n, w, s, kinds), "t.uap")
+from .cyclic_window_strided_files import split_heads_checked as checked, split_heads_source as source
 
 
 @functools.lru_cache(maxsize=None)

@@ -17,7 +17,6 @@ import functools
 import pytest
 from certificates import certificate_of, forged, rejects, with_text
 
-import uapcheck
 from uapcheck.certificates import CoveredStrideHeads, ViewWitness
 from uapcheck.graphs import build_graph
 from uapcheck.graphs import cyclic_covered_heads as H
@@ -29,17 +28,7 @@ from uapcheck.rules import pattern as P
 from uapcheck.spec import Strided, Window
 from uapcheck.verifier import verify
 
-HEAD = "attention {{\n  kernel k(x, y) = exp(x . y)\n  pattern {p}\n}}\n"
-
-
-def source(n, w: int, s: int, kinds=("window", "strided")) -> str:
-    text = {"window": f"window({w}) cyclic", "strided": f"strided({s})", "union": f"window({w}) cyclic + strided({s})"}
-    return f"tokens {n}\n" + "".join(HEAD.format(p=text[k]) for k in kinds)
-
-
-@functools.lru_cache(maxsize=None)
-def checked(n, w: int, s: int, kinds=("window", "strided")):
-    return uapcheck.check(source(n, w, s, kinds), "t.uap")
+from .cyclic_window_strided_files import split_heads_checked as checked, split_heads_source as source
 
 
 def _layers(result):
