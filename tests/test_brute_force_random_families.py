@@ -2,7 +2,7 @@
 §11.10, §21.1–§21.5): no engine code is imported; the checker is called through `uapcheck.check` and read as
 `uapcheck --format json` reads it (`render.jsonout.result_json`).
 
-Three families, seeded (UAPCHECK_SLOW=1 runs more of each):
+Three families, seeded (UAPCHECK_NIGHTLY=1 runs more of each):
 - per-layer patterns (`periodic { … }`, `sequence { … }`, budgets; one or two heads) for the G-equivariant class:
   G = ⋂ Aut(N_{ℓ,h}) over the layers the network has (§21.2), D_Φ by the reach (§21.1), the least count the first
   m ≥ D_Φ without a view witness (§21.3), NOT-UAP when the depth runs out first;
@@ -19,7 +19,6 @@ from __future__ import annotations
 
 import itertools
 import math
-import os
 import random
 
 import pytest
@@ -31,7 +30,7 @@ from uapcheck.render.jsonout import result_json
 from breadth_first import distances  # tests/ is on sys.path
 from t5_buckets import released_bucket
 
-SLOW = bool(os.environ.get("UAPCHECK_SLOW"))
+from sample_sizes import NIGHTLY as SLOW  # tests/ is on sys.path
 
 
 # ---------------------------------------------------------------------------------------------------------------
@@ -596,7 +595,7 @@ SYMBOLIC_WINDOWS = [(1, ["buckets(8, 16)"]), (2, ["buckets(4, 8)"]), (2, ["toepl
 @pytest.mark.parametrize("w, kinds", SYMBOLIC_WINDOWS)
 def test_labelled_window_statements_at_every_length(w, kinds):
     """`tokens n` with every head `window(w)` and one keeping the offsets' signs: the group and the count the statement
-    gives at each n ≤ 6 (7 with UAPCHECK_SLOW=1) equal the brute force over S_n; up to 40 the count is never below the
+    gives at each n ≤ 6 (7 with UAPCHECK_NIGHTLY=1) equal the brute force over S_n; up to 40 the count is never below the
     diameter ⌈(n − 1)/w⌉, which is necessary, and the group is the trivial one the brute force finds at small n."""
     import sympy
     heads = [(("window", w, False), kind) for kind in kinds]
@@ -681,7 +680,7 @@ DENSE_MIXTURES = [["buckets(8, 16)", "symmetric toeplitz"], ["buckets(8, 16)", "
 
 @pytest.mark.parametrize("kinds", DENSE_MIXTURES)
 def test_dense_bucket_mixtures_at_a_symbolic_n_against_the_brute_force(kinds):
-    """Dense heads beside a T5 bucket head at `tokens n` (§16.5): the statement at each n ≤ 6 (7 with UAPCHECK_SLOW=1)
+    """Dense heads beside a T5 bucket head at `tokens n` (§16.5): the statement at each n ≤ 6 (7 with UAPCHECK_NIGHTLY=1)
     never gives fewer layers than the brute force, and the least count where it says least."""
     heads = [(("full",), kind) for kind in kinds]
     r, js = run(labelled_source(0, heads).replace("tokens 0", "tokens n"))

@@ -1,13 +1,12 @@
 """Sparse Transformer's per-layer alternations by closed forms (docs/theory.md §21.7, Theorems F133 and F134), checked
 a second way: brute force over S_n at n ≤ 7 (the group, D_Φ and the least count by the definition of a view witness),
-the arc engine of graphs/layers.py (rooted views, BLISS) at every n of the range up to 60 (UAPCHECK_SLOW=1: 200) for
+the arc engine of graphs/layers.py (rooted views, BLISS) at every n of the range up to 60 (UAPCHECK_NIGHTLY=1: 200) for
 several parameters and at a sample up to 1,024, and forged certificates rejected by the kernel and the verifier."""
 from __future__ import annotations
 
 import copy
 import itertools
 import json
-import os
 
 import pytest
 
@@ -21,10 +20,7 @@ from uapcheck.layer_certificates import AlternationCount, AlternationGroup
 from uapcheck.proof import CertificateRejected
 from uapcheck.rules.layers import _membership
 
-from sample_sizes import sample_size  # tests/ is on sys.path
-
-
-SLOW = os.environ.get("UAPCHECK_SLOW") == "1"
+from sample_sizes import NIGHTLY as SLOW, sample_size  # tests/ is on sys.path
 
 
 def _pats(family: str, p: int, q: int, local_first: bool) -> list:
@@ -128,7 +124,7 @@ ARC_EVERY_N = [("strided", 1, 2), ("strided", 2, 3), ("strided", 3, 3), ("stride
                ("fixed", 4, 1), ("fixed", 4, 3)]
 
 
-#: every n of the range up to this (UAPCHECK_SLOW=1: up to 200), then every 27th n up to 200 (every 9th with
+#: every n of the range up to this (UAPCHECK_NIGHTLY=1: up to 200), then every 27th n up to 200 (every 9th with
 #: UAPCHECK_NIGHTLY=1: the checks above 60 take most of the time, growing with n)
 EVERY_N_UP_TO = 200 if SLOW else 60
 STRIDE_ABOVE = sample_size(27, 9)
