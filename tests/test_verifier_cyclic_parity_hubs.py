@@ -88,3 +88,17 @@ def test_a_tampered_length_certificate_is_rejected(at_length, change):
     cert = copy.deepcopy(at_length)
     _mine(cert)[0].update(change)
     assert _outcome(cert).outcome == REJECTED
+
+
+@pytest.mark.parametrize("change", [{"order": 4}, {"name": "C_4"}], ids=["order", "name"])
+def test_a_class_the_step_states_otherwise_than_its_certificate_is_rejected(symbolic, change):
+    cert = copy.deepcopy(symbolic)
+    stated = next(c for c in _step(cert)["data"]["classes"] if c["residues"] == [0])
+    stated.update(change)
+    assert _outcome(cert).outcome == REJECTED
+
+
+def test_a_group_named_otherwise_at_a_length_is_rejected(at_length):
+    cert = copy.deepcopy(at_length)
+    _step(cert)["data"]["name"] = "S_3"
+    assert _outcome(cert).outcome == REJECTED

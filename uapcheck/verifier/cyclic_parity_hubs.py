@@ -7,7 +7,8 @@ What is checked (a certificate of kind "cyclic parity hubs"):
 * the classes are the verifier's restatement of F221: n even from max(8, g + 2) (rounded up to even) with order 2
   when g is even ({id, σ}, σ = (1 2)(3 4)…), 1 when g is odd ≥ 3 and n/2 when g = 1 (the rotations of the even
   positions); n odd from max(5, g + 2) (rounded up to odd), order 1;
-* the step's class and order are one of them, and a stated length lies in that class from its bound on;
+* the step's class and order are one of them, and a stated length lies in that class from its bound on; the order
+  and the name the step states (its data) are the class's (the name as written here);
 * nauty's order on the verifier's own arcs equals the class's at every length of each class from its bound through
   RECOUNT_TOP, and at even lengths σ (g even) or the rotation by 2 of the even positions (g = 1) keeps both heads'
   arcs.
@@ -66,6 +67,16 @@ def classes(g: int, n) -> dict[int, tuple[int, sympy.Expr]]:
     odd = max(5, g + 2)
     order = n / 2 if g == 1 else sympy.Integer(2 if g % 2 == 0 else 1)
     return {0: (even + even % 2, order), 1: (odd + 1 - odd % 2, sympy.Integer(1))}
+
+
+def name_of(g: int, residue: int) -> str:
+    """The class's group in words: trivial (n odd, or g odd ≥ 3), σ exchanging 2j − 1 and 2j (g even), the rotations
+    of the even positions (g = 1)."""
+    if residue == 1 or (g % 2 and g > 1):
+        return "trivial"
+    if g % 2 == 0:
+        return "the exchange of 2j − 1 and 2j for every j"
+    return "C_{n/2}: the rotations i ↦ i + 2t (mod n) of the even positions, the odd ones fixed"
 
 
 def _kept(arcs: list, image: dict) -> bool:
@@ -135,6 +146,17 @@ def check(ctx, s) -> tuple[str, str]:  # noqa: C901 - one problem per claim of t
     claimed = _stated(cert.get("order"), symbols, n_symbol) if cert.get("order") is not None else None
     if claimed is None or sympy.expand(claimed - order) != 0:
         raise Reject(f"Theorem F221: the order on the class n ≡ {residue} (mod 2) is {order}, not {cert.get('order')}")
+    # the group the step states (its data; a class of a by-residue step: that class's), not only the certificate's
+    if data.get("order") is not None:
+        said = data["order"]
+        said = sympy.Integer(said) if _int(said) is not None else _stated(said, symbols, n_symbol)
+        if sympy.expand(said - order) != 0:
+            raise Reject(f"Theorem F221: the step states the order {said} on the class n ≡ {residue} (mod 2), not "
+                         f"{order}")
+    name = name_of(g, residue)
+    if data.get("name") is not None and data["name"] != name:
+        raise Reject(f"Theorem F221: the step names the group {str(data['name'])[:80]!r} on the class n ≡ {residue} "
+                     f"(mod 2), not {name!r}")
     counted = _recount(pats, g, table, n_symbol)
     at = "" if length is None else f", read at n = {length:,}"
     kept = ""
