@@ -18,10 +18,7 @@ from uapcheck.rules import complex_scale
 from uapcheck.verifier import verify
 
 
-@pytest.fixture(autouse=True)
-def _fifty_digits():
-    with mp.workdps(50):
-        yield
+pytestmark = pytest.mark.mpmath_digits(50)  # mpmath's working precision in each test (tests/conftest.py)
 
 
 def steps(result, rule):

@@ -21,11 +21,7 @@ POINTS = [mpmath.mpf(k) / 4 for k in range(-400, 401)] + [mpmath.mpf(-10) ** 4, 
                                                          mpmath.pi ** 2, (3 * mpmath.pi / 2) ** 2, (1.43 * mpmath.pi) ** 2]
 
 
-@pytest.fixture(autouse=True)
-def _thirty_digits():
-    """The mpmath checks here run at 30 digits and leave the global context as they found it."""
-    with mpmath.workdps(30):
-        yield
+pytestmark = pytest.mark.mpmath_digits(30)  # mpmath's working precision in each test (tests/conftest.py)
 
 
 def _check(body: str):

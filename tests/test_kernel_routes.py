@@ -19,13 +19,6 @@ from uapcheck.rules import ridge, witness
 pytestmark = pytest.mark.mpmath_digits(50)  # mpmath's working precision in each test (tests/conftest.py)
 
 
-@pytest.fixture(autouse=True)
-def _fifty_digits():
-    """Every test here evaluates at 50 digits, whatever an earlier test file left in mpmath's global context."""
-    with mp.workdps(50):
-        yield
-
-
 def steps(result, rule):
     return [s for s in result.root.walk() if s.rule == rule]
 
@@ -393,7 +386,6 @@ def test_a_bounded_profile_that_a_param_can_make_constant_is_not_proved(kernel, 
 
 def test_the_bounded_case_holds_numerically_on_the_moment_pair():
     """exp(−|x − y|²) + 1 separates the equal-power-sum pair that (x·y)² cannot (50 digits)."""
-    mp.mp.dps = 50
     X = [mp.mpf(v) for v in (5, 0, 4, 7, 11)]
     Y = [mp.mpf(v) for v in (5, 1, 2, 9, 10)]
 

@@ -19,10 +19,7 @@ from uapcheck import proof
 from uapcheck.verifier import verify
 
 
-@pytest.fixture(autouse=True)
-def _fifty_digits():
-    with mp.workdps(50):
-        yield
+pytestmark = pytest.mark.mpmath_digits(50)  # mpmath's working precision in each test (tests/conftest.py)
 
 
 def _head(body: str) -> str:

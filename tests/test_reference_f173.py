@@ -18,10 +18,7 @@ import uapcheck
 D = 3
 
 
-@pytest.fixture(autouse=True)
-def _fifty_digits():
-    with mp.workdps(50):
-        yield
+pytestmark = pytest.mark.mpmath_digits(50)  # mpmath's working precision in each test (tests/conftest.py)
 
 
 def _dot(u, v):

@@ -14,10 +14,7 @@ import uapcheck
 CATALOG = Path(__file__).resolve().parents[1] / "catalog"
 
 
-@pytest.fixture(autouse=True)
-def _fifty_digits():
-    with mp.workdps(50):
-        yield
+pytestmark = pytest.mark.mpmath_digits(50)  # mpmath's working precision in each test (tests/conftest.py)
 
 
 def alpha(s):

@@ -16,10 +16,7 @@ from uapcheck import proof
 CATALOG = Path(__file__).resolve().parents[1] / "catalog"
 
 
-@pytest.fixture(autouse=True)
-def _fifty_digits():
-    with mp.workdps(50):
-        yield
+pytestmark = pytest.mark.mpmath_digits(50)  # mpmath's working precision in each test (tests/conftest.py)
 
 
 def witness_step(text: str):
