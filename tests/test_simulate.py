@@ -507,6 +507,31 @@ def test_the_witness_experiment_fails_on_a_pair_that_one_layer_separates():
 
 
 # ---------------------------------------------------------------------------------------------
+# A normalised exp(E) head whose weights overflow: the softmax of E (network._log_domain_output)
+
+@pytest.mark.parametrize("scale,overflows", [(0.1, False), (2.0, True), (3.0, True)])
+def test_a_double_exponential_head_is_the_softmax_of_its_exponent(scale, overflows):
+    """exp(exp((q·k)²)) normalised is softmax_j(exp((q_i·k_j)²)) (an exact identity), computed here with numpy from the
+    head's drawn W_Q, W_K, W_V, W_O: the simulator's output equals it where the weights stay finite and where they
+    overflow float64 (but their exponent does not)."""
+    spec = source("tokens 6\nattention { kernel k(x, y) = exp(exp((x . y)^2)) }\n")
+    concrete, constants, _ = instantiate(spec, Options(tokens=6), np.random.default_rng(0))
+    model = Model(concrete, 6, concrete.dim if isinstance(concrete.dim, int) else 3, _masks(concrete), constants)
+    net = Network(model, np.random.default_rng(0), 1)
+    hp = net.layers[0].heads[0]
+    X = np.random.default_rng(1).normal(size=(6, model.d)) * scale
+    Q, K, V = X @ hp.WQ.T + hp.bQ, X @ hp.WK.T + hp.bK, X @ hp.WV.T
+    E = np.exp((Q @ K.T) ** 2)
+    assert np.all(np.isfinite(E)) and bool(np.max(E) > 709.8) == overflows  # exp overflows float64 past ~709.78
+    P = np.exp(E - E.max(axis=1, keepdims=True))
+    want = (P / P.sum(axis=1, keepdims=True)) @ V @ hp.WO.T
+    with np.errstate(over="ignore", invalid="ignore"):
+        got = net.head_output(0, hp, X, FLOAT)
+    assert np.all(np.isfinite(got))
+    assert np.max(np.abs(got - want)) <= 1e-12 * max(1.0, np.max(np.abs(want)))
+
+
+# ---------------------------------------------------------------------------------------------
 # Unnormalised exponential scores: a usable experiment, and overflow never judged
 
 UNNORMALISED_SYMMETRIC_TOEPLITZ = ("tokens 8\nlayers 1\n"
