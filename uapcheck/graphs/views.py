@@ -16,7 +16,8 @@ position v coloured by min(d(v → i), D).  Theorem (§11.9):
   representative j of another orbit.
 
 Both are decided by BLISS (python-igraph): the automorphism count of R_i, and canonical forms
-compared across representatives.  Every witness found is re-checked directly on the arcs
+compared across representatives; a view with large classes of twins (`global(2)`'s, whose groups are S_1998-like)
+is counted and labelled through its twin quotient (graphs/view_twins.py, Lemma AK, Theorem F222).  Every witness found is re-checked directly on the arcs
 (``verify_witness``), independently of BLISS; a "no witness" answer carries the per-orbit
 automorphism orders and canonical digests (``RootedViewCertificate``).
 
@@ -815,21 +816,47 @@ class _RootedView:
         g = self.graph
         return tuple(sorted(zip(self.colours, g.indegree(), g.outdegree())))
 
+    def twins(self):
+        """The view's twin quotient (graphs/view_twins.py) when its classes of twins save at least
+        `view_twins.MIN_SAVED` vertices, else None (cached): the view is then decided on it (Lemma AK, Theorem F222).
+        Whether it is used depends on the view's isomorphism class alone, so isomorphic views are labelled alike."""
+        if not hasattr(self, "_twins"):
+            from . import view_twins
+            m = self.graph.vcount()
+            if m - 1 < view_twins.MIN_SAVED:
+                self._twins = None
+            elif getattr(self, "arcs", None) is not None:
+                self._twins = view_twins.quotient(m, self.colours, *self.arcs)  # type: ignore[misc]
+            else:
+                edges = self._edge_list()
+                self._twins = view_twins.quotient(m, self.colours, [a for a, _ in edges], [b for _, b in edges])
+        return self._twins
+
     def automorphism_order(self) -> int:
+        q = self.twins()
+        if q is not None:
+            return q.automorphism_order()
         return count_automorphisms(self.graph, color=self.colours)
 
     def automorphism_generators(self) -> list[tuple[int, ...]]:
-        gens = bliss.generators(self.graph, self.colours)
+        q = self.twins()
+        gens = bliss.generators(self.graph, self.colours) if q is None else q.generators()
         return [tuple(k + 1 for k in g[:self.n]) for g in gens]
 
     def _canonical_labels(self) -> tuple[list[int], list[int]]:
         """(v ↦ its canonical index, the colours in canonical order). igraph returns, for each canonical index k,
-        the vertex placed there (the form that ``permute_vertices`` applies); the labelling is its inverse."""
-        order = bliss.canonical_permutation(self.graph, self.colours)
-        m = len(order)
-        lab = [0] * m
-        for k, v in enumerate(order):
-            lab[v] = k
+        the vertex placed there (the form that ``permute_vertices`` applies); the labelling is its inverse. A view
+        with large twin classes is labelled from its quotient's canonical labelling (Theorem F222)."""
+        q = self.twins()
+        if q is not None:
+            lab = q.canonical_labels()
+            m = len(lab)
+        else:
+            order = bliss.canonical_permutation(self.graph, self.colours)
+            m = len(order)
+            lab = [0] * m
+            for k, v in enumerate(order):
+                lab[v] = k
         cols = [0] * m
         for v, c in enumerate(self.colours):
             cols[lab[v]] = c
