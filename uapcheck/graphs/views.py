@@ -29,7 +29,7 @@ labelling, and it is only a shortcut: the answer "no witness" always comes from 
 from __future__ import annotations
 
 import hashlib
-from itertools import compress, repeat
+from itertools import chain, compress, islice, repeat
 from operator import ne
 from dataclasses import dataclass, field
 from typing import Callable, Iterable, Optional, Sequence
@@ -708,10 +708,19 @@ def probe_transpositions(nb: Neighbourhoods, diameter: int, in_group: Callable[[
     pairs: Optional[Iterable[tuple[int, int]]] = None
     if possible is not None and not nb.labelled and nb.vertex_classes is None:
         pairs = _possible_pairs(nb, possible)
-    for a, b in (_candidate_pairs(nb) if pairs is None else pairs):
+    listed = _candidate_pairs(nb) if pairs is None else pairs
+    passed = None
+    if swaps is None and possible is not None and not nb.labelled and nb.vertex_classes is None:
+        # a pair some of whose changed positions lie outside `possible` is passed over below after its units are
+        # counted: such pairs are found for many pairs at once on arrays (`_OutsidePossible`), the same pairs
+        listed, passed = _with_outside_flags(listed, _OutsidePossible(nb, possible))
+    for a, b in listed:
         if spent[0] >= work:  # every pair: one _blind can read millions of arcs
             return None
         spent[0] += degree[a] + degree[b] + PAIR_STEPS
+        if passed is not None and passed[0]:
+            spent[0] += nb.num_heads * (degree[a] + degree[b])
+            continue  # as below: a changed position outside `possible`
         if swaps is not None:
             spent[0] += pair_words
             mask = swaps.bad(a, b)
@@ -737,6 +746,85 @@ def probe_transpositions(nb: Neighbourhoods, diameter: int, in_group: Callable[[
             continue
         return ViewWitness(i + 1, tuple(perm), "transposition probe")
     return None
+
+
+class _OutsidePossible:
+    """For unlabelled heads without position classes: which pairs (a, b) change some position v ∉ {a, b} that lies
+    outside ``possible``, on arrays. The swap (a b) changes v ∉ {a, b} exactly when some head holds one of the arcs
+    a → v, b → v and not the other (`_transposition_bad`); such a v sees a or b in the union, so it is in
+    outs[a] ∪ outs[b]. A pair so flagged has a changed position outside ``possible``: `_transposition_bad` gives a set
+    with that position, and the probe passes over it. A pair not flagged is tested as before."""
+
+    def __init__(self, nb: Neighbourhoods, possible) -> None:
+        import numpy as np
+        n = nb.n
+        self.n = n
+        lengths = np.fromiter(map(len, nb.outs), dtype=np.int64, count=n)
+        self.indptr = np.concatenate(([0], np.cumsum(lengths)))
+        self.targets = np.fromiter(chain.from_iterable(nb.outs), dtype=np.int64, count=int(self.indptr[-1]))
+        self.outside = ~np.asarray(possible, dtype=bool)
+        self.codes = []
+        for h in range(nb.num_heads):  # head h's arcs u → v as v·n + u (u ≠ v), sorted: `Neighbourhoods.arc_codes`
+            lists = nb._head_lists[h]
+            sizes = np.fromiter(map(len, lists), dtype=np.int64, count=n)
+            u = np.fromiter(chain.from_iterable(lists), dtype=np.int64, count=int(sizes.sum()))
+            v = np.repeat(np.arange(n, dtype=np.int64), sizes)
+            keep = u != v
+            self.codes.append(np.sort(v[keep] * n + u[keep]))
+
+    def _holds(self, h: int, codes):
+        import numpy as np
+        table = self.codes[h]
+        if not table.size:
+            return np.zeros(codes.shape, dtype=bool)
+        at = np.searchsorted(table, codes)
+        return table[np.minimum(at, table.size - 1)] == codes
+
+    def flags(self, a, b):
+        """Boolean per pair (a[k], b[k]): a changed position v ∉ {a, b} outside ``possible``."""
+        import numpy as np
+        n, indptr, targets = self.n, self.indptr, self.targets
+        which, near = [], []
+        for ends in (a, b):
+            starts, stops = indptr[ends], indptr[ends + 1]
+            counts = stops - starts
+            which.append(np.repeat(np.arange(len(ends), dtype=np.int64), counts))
+            first = np.repeat(starts - np.concatenate(([0], np.cumsum(counts)[:-1])), counts)
+            near.append(targets[first + np.arange(int(counts.sum()), dtype=np.int64)])
+        k, v = np.concatenate(which), np.concatenate(near)
+        keep = (v != a[k]) & (v != b[k]) & self.outside[v]
+        k, v = k[keep], v[keep]
+        changed = np.zeros(len(k), dtype=bool)
+        for h in range(len(self.codes)):
+            changed |= self._holds(h, v * n + a[k]) != self._holds(h, v * n + b[k])
+        out = np.zeros(len(a), dtype=bool)
+        out[k[changed]] = True
+        return out
+
+
+#: Pairs flagged at once by `_OutsidePossible` (the first batch small: the probe often ends early).
+OUTSIDE_BATCH_FIRST, OUTSIDE_BATCH_MOST = 64, 8192
+
+
+def _with_outside_flags(pairs: Iterable[tuple[int, int]], test: _OutsidePossible):
+    """(the pairs, one at a time; a one-element list holding the current pair's flag), the flags made by batches."""
+    import numpy as np
+    flag = [False]
+
+    def walk():
+        it = iter(pairs)
+        size = OUTSIDE_BATCH_FIRST
+        while True:
+            batch = list(islice(it, size))
+            if not batch:
+                return
+            ends = np.array(batch, dtype=np.int64).reshape(-1, 2)
+            flags = test.flags(ends[:, 0], ends[:, 1]).tolist()
+            for pair, f in zip(batch, flags):
+                flag[0] = f
+                yield pair
+            size = min(2 * size, OUTSIDE_BATCH_MOST)
+    return walk(), flag
 
 
 # ---------------------------------------------------------------------------------------------
