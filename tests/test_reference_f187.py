@@ -8,7 +8,6 @@ every length up to 60 and all twenty unions with UAPCHECK_NIGHTLY=1."""
 from __future__ import annotations
 
 import functools
-import os
 import random
 import sys
 from pathlib import Path
@@ -22,9 +21,8 @@ from uapcheck.parse import parse_source
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "scripts"))
 import sweep_patterns as SP  # noqa: E402
-from sample_sizes import sample_size  # noqa: E402 - tests/ is on sys.path
+from sample_sizes import NIGHTLY, sample_size  # noqa: E402 - tests/ is on sys.path
 
-NIGHTLY = bool(os.environ.get("UAPCHECK_NIGHTLY"))
 N = sympy.Symbol("n", integer=True, positive=True)
 NMAX = 60
 UNIONS = sample_size(10, 20)  # the first ten drawn in the normal run, all twenty with UAPCHECK_NIGHTLY=1
