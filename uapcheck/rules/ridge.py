@@ -154,11 +154,12 @@ def _growth(g: Growth) -> Formula:
     """`C·t^p·e^{E(t)}` as one formula (E(t) = Σ c·t^a over the growth's exponent terms), `C·t^p` with no E."""
     if not g.E:
         return _power(g.C, g.p)
-    value = g.C * _T ** g.p * sympy.exp(sum((co * _T ** al for al, co in g.E), sympy.Integer(0)))
+    value = _model_value(g, _T)
     return Formula(value, sympy.sstr(value).replace("**", "^").replace("*", "·"))
 
 
 def _model_value(g: Growth, tval) -> sympy.Expr:
+    """C·t^p·e^{E(t)} at t = tval (a number, or the symbol t)."""
     return g.C * tval ** g.p * sympy.exp(sum((co * tval ** al for al, co in g.E), sympy.Integer(0)))
 
 
