@@ -98,71 +98,83 @@ def _mix(x):
     return x ^ (x >> np.uint64(31))
 
 
-def twin_classes(m: int, colours: Sequence[int], sources, targets) -> list[tuple[int, ...]]:
+def twin_classes(m: int, colours: Sequence[int], sources, targets, min_saved: int = 0) -> Optional[list[tuple[int, ...]]]:
     """The twin classes of the coloured digraph on m vertices with the arcs sources[e] → targets[e] (numpy integer
-    arrays or sequences), each a sorted tuple, ordered by least member."""
+    arrays or sequences), each a sorted tuple, ordered by least member; None when the candidates (vertices with equal
+    keys, a superset of the twins) cannot save ``min_saved`` vertices."""
     import numpy as np
     src, dst = _arc_arrays(m, sources, targets)
+    loops = src == dst
+    looped = np.zeros(m, dtype=np.uint64)
+    looped[src[loops]] = 1
+    src, dst = src[~loops], dst[~loops]
     with np.errstate(over="ignore"):
-        loop = np.zeros(m, dtype=bool)
-        loop[src[src == dst]] = True
-        keep = src != dst
-        src, dst = src[keep], dst[keep]
         mixed = _mix(np.arange(m, dtype=np.uint64) + np.uint64(0x9E3779B97F4A7C15))
         out_sum = np.zeros(m, dtype=np.uint64)
         in_sum = np.zeros(m, dtype=np.uint64)
         np.add.at(out_sum, src, mixed[dst])
         np.add.at(in_sum, dst, mixed[src])
-        out_deg = np.bincount(src, minlength=m)
-        in_deg = np.bincount(dst, minlength=m)
-        colour = np.asarray(colours, dtype=np.int64)
-        # non-adjacent twins have equal open neighbourhoods, adjacent ones equal closed ones (each its own member)
-        proposals = [(out_sum, in_sum, out_deg, in_deg), (out_sum + mixed, in_sum + mixed, out_deg + 1, in_deg + 1)]
-    outs: Optional[list] = None
-    ins: Optional[list] = None
-    class_of = list(range(m))
-    for closed, key in enumerate(proposals):
-        order = np.lexsort(key + (loop, colour))
-        columns = [colour, loop, *key]
-        same = np.ones(m - 1, dtype=bool) if m > 1 else np.zeros(0, dtype=bool)
-        for col in columns:
-            ordered = col[order]
-            same &= ordered[1:] == ordered[:-1]
-        starts = np.flatnonzero(np.concatenate(([True], ~same, [True])))
+        kind = np.asarray(colours, dtype=np.int64).astype(np.uint64) * np.uint64(2) + looped
+        # one wrapping 64-bit key per vertex: equal (colour, loop, out-set, in-set) give equal keys; non-adjacent
+        # twins have equal open neighbourhoods, adjacent ones equal closed ones (each its own member)
+        base = _mix(kind) + out_sum * np.uint64(_OUT) + in_sum * np.uint64(_IN)
+        keys = (base, base + mixed * np.uint64((_OUT + _IN) % 2 ** 64))
+    candidates = []  # (closed, the vertices of one run of equal keys)
+    for closed, key in enumerate(keys):
+        order = np.argsort(key, kind="stable")
+        ordered = key[order]
+        starts = np.flatnonzero(np.concatenate(([True], ordered[1:] != ordered[:-1], [True])))
         runs = np.flatnonzero(starts[1:] - starts[:-1] >= 2)
-        if len(runs) and outs is None:
-            outs, ins = _neighbour_sets(m, src, dst)
-        for lo, hi in zip(starts[runs].tolist(), starts[runs + 1].tolist()):
-            groups: dict = {}
-            for v in order[lo:hi].tolist():
-                own = frozenset((v,)) if closed else frozenset()
-                groups.setdefault((outs[v] | own, ins[v] | own), []).append(v)  # type: ignore[index]
-            for members in groups.values():
-                if len(members) > 1:
-                    least = min(members)
-                    for v in members:
-                        class_of[v] = least
+        candidates += [(closed, order[lo:hi].tolist()) for lo, hi in zip(starts[runs].tolist(), starts[runs + 1].tolist())]
+    if sum(len(members) - 1 for _, members in candidates) < min_saved:
+        return None
+    # the candidates grouped exactly (a collision of the keys only proposes a group that is split here)
+    sets = _NeighbourSets(m, src, dst)
+    has_loop = looped.astype(bool).tolist()
+    class_of = np.arange(m)
+    for closed, members in candidates:
+        groups: dict = {}
+        for v in members:
+            own = frozenset((v,)) if closed else frozenset()
+            groups.setdefault((colours[v], has_loop[v], sets.outs(v) | own, sets.ins(v) | own), []).append(v)
+        for group in groups.values():
+            if len(group) > 1:
+                class_of[group] = min(group)
     found: dict[int, list[int]] = {}
-    for v in range(m):
-        found.setdefault(class_of[v], []).append(v)
+    for v, c in enumerate(class_of.tolist()):
+        found.setdefault(c, []).append(v)
     return [tuple(members) for members in found.values()]
+
+
+#: odd multipliers of the out- and in-sums in a vertex's key
+_OUT = 0xD6E8FEB86659FD93
+_IN = 0xA0761D6478BD642F
 
 
 def _arc_arrays(m: int, sources, targets):
     """The arcs as two int64 arrays, each arc once (sorted by source, then target)."""
     import numpy as np
-    codes = np.unique(np.asarray(sources, dtype=np.int64) * m + np.asarray(targets, dtype=np.int64))
+    codes = np.sort(np.asarray(sources, dtype=np.int64) * m + np.asarray(targets, dtype=np.int64))
+    if len(codes) > 1:
+        codes = codes[np.concatenate(([True], codes[1:] != codes[:-1]))]
     return codes // m, codes % m
 
 
-def _neighbour_sets(m: int, src, dst) -> tuple[list, list]:
-    """Each vertex's out- and in-neighbours (loops left out) as frozensets."""
-    outs: list = [[] for _ in range(m)]
-    ins: list = [[] for _ in range(m)]
-    for u, v in zip(src.tolist(), dst.tolist()):
-        outs[u].append(v)
-        ins[v].append(u)
-    return [frozenset(x) for x in outs], [frozenset(x) for x in ins]
+class _NeighbourSets:
+    """A vertex's out- and in-neighbours (loops left out) as frozensets, read off the arcs sorted both ways."""
+
+    def __init__(self, m: int, src, dst) -> None:
+        import numpy as np
+        points = np.arange(m + 1)
+        self.out_at, self.out_to = np.searchsorted(src, points).tolist(), dst  # src is sorted
+        by_target = np.argsort(dst, kind="stable")
+        self.in_at, self.in_from = np.searchsorted(dst[by_target], points).tolist(), src[by_target]
+
+    def outs(self, v: int) -> frozenset:
+        return frozenset(self.out_to[self.out_at[v]:self.out_at[v + 1]].tolist())
+
+    def ins(self, v: int) -> frozenset:
+        return frozenset(self.in_from[self.in_at[v]:self.in_at[v + 1]].tolist())
 
 
 def quotient(m: int, colours: Sequence[int], sources, targets, min_saved: int = MIN_SAVED) -> Optional[TwinQuotient]:
@@ -170,8 +182,8 @@ def quotient(m: int, colours: Sequence[int], sources, targets, min_saved: int = 
     ``min_saved`` vertices."""
     if m - 1 < min_saved:
         return None  # k ≥ 1 class
-    classes = twin_classes(m, colours, sources, targets)
-    if m - len(classes) < min_saved:
+    classes = twin_classes(m, colours, sources, targets, min_saved)
+    if classes is None or m - len(classes) < min_saved:
         return None
     class_of = [0] * m
     for c, members in enumerate(classes):

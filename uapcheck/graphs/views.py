@@ -916,8 +916,11 @@ class _RootedView:
             elif getattr(self, "arcs", None) is not None:
                 self._twins = view_twins.quotient(m, self.colours, *self.arcs)  # type: ignore[misc]
             else:
+                import numpy as np
+                from itertools import chain
                 edges = self._edge_list()
-                self._twins = view_twins.quotient(m, self.colours, [a for a, _ in edges], [b for _, b in edges])
+                flat = np.fromiter(chain.from_iterable(edges), dtype=np.int64, count=2 * len(edges))
+                self._twins = view_twins.quotient(m, self.colours, flat[0::2], flat[1::2])
         return self._twins
 
     def automorphism_order(self) -> int:
