@@ -102,3 +102,22 @@ def test_a_group_named_otherwise_at_a_length_is_rejected(at_length):
     cert = copy.deepcopy(at_length)
     _step(cert)["data"]["name"] = "S_3"
     assert _outcome(cert).outcome == REJECTED
+
+
+def _renamed(tree, old: str, new: str):
+    if isinstance(tree, dict):
+        return {"sym": new} if tree.get("sym") == old else {k: _renamed(v, old, new) for k, v in tree.items()}
+    return [_renamed(v, old, new) for v in tree] if isinstance(tree, list) else tree
+
+
+def test_an_order_written_in_a_params_name_is_rejected():
+    """n/2 written as q/2, q a param of the file: the order is not the class's (the length alone is read as n)."""
+    cert = certificate_of("param q integer >= 1\n" + "".join(
+        f"attention {{\n  kernel k(x, y) = exp(x . y)\n  pattern {p}\n}}\n" for p in ("offsets {0, 2, 4} cyclic", "star")))
+    assert _outcome(cert).outcome == VERIFIED
+    forged = copy.deepcopy(cert)
+    for c in _mine(forged):
+        c["order"] = _renamed(c["order"], "n", "q")
+    for c in _step(forged)["data"]["classes"]:
+        c["order"] = _renamed(c["order"], "n", "q")
+    assert _outcome(forged).outcome == REJECTED

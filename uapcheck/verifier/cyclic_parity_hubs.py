@@ -102,12 +102,14 @@ def _recount(pats: list, g: int, table: dict, n_symbol) -> int:
     return count
 
 
-def _stated(tree, symbols: dict, n_symbol) -> sympy.Expr:
+def _stated(tree, symbols: dict, n_symbol, length_names: frozenset) -> sympy.Expr:
+    """An order as written, the length (named `n` or as the file names it) read as ``n_symbol``; any other name (a
+    param) is kept, so an order in it differs from the class's."""
     try:
         value = decode(tree, symbols)
     except TreeError as exc:
         raise Reject(f"Theorem F221: an order is not an expression ({exc})") from exc
-    return value.xreplace({x: n_symbol for x in value.free_symbols})
+    return value.xreplace({x: n_symbol for x in value.free_symbols if x.name in length_names})
 
 
 def check(ctx, s) -> tuple[str, str]:  # noqa: C901 - one problem per claim of the certificate
@@ -124,8 +126,9 @@ def check(ctx, s) -> tuple[str, str]:  # noqa: C901 - one problem per claim of t
         raise Reject("Theorem F221: the sign, the offset 0 or the hub count is not the heads'")
     n_symbol = sympy.Symbol("n", integer=True, positive=True)
     symbols = {**dict(ctx.symbols), "n": n_symbol}
+    names = frozenset({"n", str(spec.tokens)})  # the length's names in an order; a param's name is not one
     table = classes(g, n_symbol)
-    stated = {int(c["residue"]): (int(c["from"]), _stated(c["order"], symbols, n_symbol))
+    stated = {int(c["residue"]): (int(c["from"]), _stated(c["order"], symbols, n_symbol, names))
               for c in cert.get("classes") or []}
     if sorted(stated) != [0, 1] or any(stated[r][0] != table[r][0] or sympy.expand(stated[r][1] - table[r][1]) != 0
                                        for r in (0, 1)):
@@ -143,13 +146,13 @@ def check(ctx, s) -> tuple[str, str]:  # noqa: C901 - one problem per claim of t
             raise Reject(f"Theorem F221: n = {length} is not the file's length in the class n ≡ {residue} (mod 2), "
                          f"n ≥ {low}")
         order = order.xreplace({n_symbol: sympy.Integer(length)})
-    claimed = _stated(cert.get("order"), symbols, n_symbol) if cert.get("order") is not None else None
+    claimed = _stated(cert.get("order"), symbols, n_symbol, names) if cert.get("order") is not None else None
     if claimed is None or sympy.expand(claimed - order) != 0:
         raise Reject(f"Theorem F221: the order on the class n ≡ {residue} (mod 2) is {order}, not {cert.get('order')}")
     # the group the step states (its data; a class of a by-residue step: that class's), not only the certificate's
     if data.get("order") is not None:
         said = data["order"]
-        said = sympy.Integer(said) if _int(said) is not None else _stated(said, symbols, n_symbol)
+        said = sympy.Integer(said) if _int(said) is not None else _stated(said, symbols, n_symbol, names)
         if sympy.expand(said - order) != 0:
             raise Reject(f"Theorem F221: the step states the order {said} on the class n ≡ {residue} (mod 2), not "
                          f"{order}")
