@@ -259,7 +259,9 @@ def check(ctx, s) -> tuple[str, str]:  # noqa: C901 - one problem per claim of t
         raise Reject("Theorem F72: a class's certificate states no order")
     if stated is not None:
         claimed = decode(stated, symbols) if not isinstance(stated, int) else sympy.Integer(stated)
-        claimed = sympy.sympify(claimed, strict=True).xreplace({x: n for x in claimed.free_symbols})  # safe: strict (no text parsed)
+        claimed = sympy.sympify(claimed, strict=True)  # safe: strict (no text parsed)
+        # the length (as `n` or the file's name) read as n; a param's name is kept, so an order in it differs
+        claimed = claimed.xreplace({x: n for x in claimed.free_symbols if x.name in ('n', str(spec.tokens))})
         if mine_r:  # a class of the step: its order is the formula of each of its residues
             wrong = [r for r in mine_r if sympy.simplify(claimed - exprs[r]) != 0]
             if wrong:
