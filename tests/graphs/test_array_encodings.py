@@ -1,18 +1,79 @@
 """The array forms that large patterns take in place of Python loops, each against the loop it replaces:
 
+- `bliss._encoded_on_arrays` (the undirected encoding of a directed graph, from `bliss.ARRAY_ARCS` arcs) against
+  `bliss._encoded`'s loop: the same vertices, edges in the same order and colours, so BLISS gets the same input;
+- `symmetry._encode_on_arrays` (labelled arcs subdivided, from `symmetry.ENCODE_ARRAY_ARCS` arcs) against
+  `symmetry._encode`'s loop: the same graph and colours;
+- `symmetry._plain_joint_labels` (unbiased heads' joint arc labels, from `symmetry.JOINT_ARRAY_ARCS` arcs) against
+  `symmetry._joint_labels`' loop: the same labels, numbered alike, in the same order, and the same support;
 - `views._OutsidePossible` (the transposition probe's pairs flagged on arrays) against `views._transposition_bad`:
   a pair is flagged exactly when some position it changes, other than a and b, lies outside the possible set; and
   the probe of several heads with a possible set finds the same witness, with the same units spent, either way.
 """
 from __future__ import annotations
 
+import random
+
 import numpy as np
 import pytest
 
-from uapcheck.graphs import views
+from uapcheck import bliss
+from uapcheck.graphs import symmetry, views
 from uapcheck.graphs.views import Neighbourhoods, _candidate_pairs, _OutsidePossible, _transposition_bad
+from uapcheck.lazy import digraph
 
 from .test_views import _spec
+
+
+def _random_digraph(rng: random.Random):
+    n = rng.randint(1, 40)
+    # sparse draws give vertices of one arc in and one out (the encoding's path vertices) and loops
+    arcs = [(rng.randrange(n), rng.randrange(n)) for _ in range(rng.randint(0, rng.choice((n, 3 * n))))]
+    return n, arcs
+
+
+def test_bliss_encoding_on_arrays_is_the_loops_encoding(monkeypatch):
+    rng = random.Random(14)
+    paths = 0
+    for case in range(300):
+        n, arcs = _random_digraph(rng)
+        g = digraph(n, arcs)
+        colours = [rng.randrange(3) for _ in range(n)] if case % 2 else None
+        monkeypatch.setattr(bliss, "ARRAY_ARCS", 10 ** 9)
+        loop_graph, loop_colours = bliss._encoded(g, colours)
+        array_graph, array_colours = bliss._encoded_on_arrays(g, colours)
+        assert array_graph.vcount() == loop_graph.vcount()
+        assert array_graph.get_edgelist() == loop_graph.get_edgelist()
+        assert array_colours == loop_colours
+        paths += sum(1 for c in loop_colours[:n] if c % 4 == 3)
+    assert paths > 50  # the draws met path vertices
+
+
+def test_bliss_counts_through_the_array_encoding(monkeypatch):
+    # a directed 5-cycle with a chord's worth of colours: BLISS counts the same either way
+    g = digraph(5, [(k, (k + 1) % 5) for k in range(5)])
+    monkeypatch.setattr(bliss, "ARRAY_ARCS", 10 ** 9)
+    loop = bliss.count(g)
+    monkeypatch.setattr(bliss, "ARRAY_ARCS", 1)
+    assert bliss.count(g) == loop == 5
+
+
+def test_labelled_subdivision_on_arrays_is_the_loops(monkeypatch):
+    rng = random.Random(6)
+    for _ in range(300):
+        n = rng.randint(1, 30)
+        m = rng.randint(0, 3 * n)
+        sources = [rng.randrange(n) for _ in range(m)]
+        targets = [rng.randrange(n) for _ in range(m)]
+        labels = [rng.choice((0, 0, 0, 1, 5, 7)) for _ in range(m)]
+        colours = [rng.randrange(3) for _ in range(n)]
+        monkeypatch.setattr(symmetry, "ENCODE_ARRAY_ARCS", 10 ** 9)
+        loop_graph, loop_colours = symmetry._encode(n, colours, sources, targets, labels)
+        monkeypatch.setattr(symmetry, "ENCODE_ARRAY_ARCS", 1)
+        array_graph, array_colours = symmetry._encode(n, colours, sources, targets, labels)
+        assert array_graph.vcount() == loop_graph.vcount()
+        assert array_graph.get_edgelist() == loop_graph.get_edgelist()
+        assert array_colours == loop_colours
 
 
 def _heads(patterns, n: int):
@@ -63,3 +124,21 @@ def test_probe_with_flags_finds_the_same_witness_within_the_same_units(patterns,
             assert got[0] == got[1], (share, work)
             met += got[0][0] is not None
     assert met  # some probe found a witness
+
+
+def test_joint_labels_on_arrays_are_the_loops(monkeypatch):
+    # the labels, the dict's order and the support's codes in their order: what BLISS's encoding is made from
+    from uapcheck.graphs.build import PatternGraph
+    rng = random.Random(9)
+    for _ in range(150):
+        n = rng.randint(2, 30)
+        graphs = [PatternGraph(n, frozenset(rng.randrange(n * n) for _ in range(rng.randint(0, 3 * n))))
+                  for _ in range(rng.randint(2, 4))]
+        layers = tuple((g, None) for g in graphs)
+        got = []
+        for bound in (10 ** 9, 0):
+            monkeypatch.setattr(symmetry, "JOINT_ARRAY_ARCS", bound)
+            symmetry._JOINT.clear()
+            support, labels, count = symmetry._joint_labels(n, layers)
+            got.append((list(support.codes), list(labels.items()), count))
+        assert got[0] == got[1]

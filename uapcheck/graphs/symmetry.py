@@ -380,6 +380,13 @@ def _joint_labels(n: int, layers: tuple) -> tuple[PatternGraph, dict[int, int], 
     if got is not None and all(a is b for (a, _), (b, _) in zip(got[0], layers)):
         return got[1:]
     with _no_gc():
+        if all(kind is None for _, kind in layers) and len(layers) <= 62 and \
+                sum(arcs.num_arcs for arcs, _ in layers) >= JOINT_ARRAY_ARCS:
+            support, labels, count = _plain_joint_labels(n, [arcs for arcs, _ in layers])
+            if len(_JOINT) >= 2:
+                del _JOINT[next(iter(_JOINT))]
+            _JOINT[key] = (layers, support, labels, count)
+            return support, labels, count
         joint: dict[int, tuple] = defaultdict(tuple)
         for h, (arcs, kind) in enumerate(layers):
             if kind is None:  # every arc of an unbiased layer has class 0
@@ -397,6 +404,34 @@ def _joint_labels(n: int, layers: tuple) -> tuple[PatternGraph, dict[int, int], 
         del _JOINT[next(iter(_JOINT))]
     _JOINT[key] = (layers, support, labels, len(ids))
     return support, labels, len(ids)
+
+
+#: From this many arcs in all, unbiased layers' joint labels are made on arrays (`_plain_joint_labels`).
+JOINT_ARRAY_ARCS = 50_000
+
+
+def _plain_joint_labels(n: int, graphs: list) -> tuple[PatternGraph, dict[int, int], int]:
+    """`_joint_labels` for unbiased layers, on arrays: an arc's label tuple ((h, 0) for each layer h holding it) is
+    fixed by the set of layers holding it, here a bit mask. The codes come in the loop's order (each layer's codes as
+    its frozenset lists them, a code at its first layer) and the labels are numbered by first occurrence in that
+    order, so the dict (its insertion order too) and the support's frozenset are the loop's."""
+    import numpy as np
+    listed = [np.fromiter(g.codes, dtype=np.int64, count=len(g.codes)) for g in graphs]
+    every = np.concatenate(listed)
+    uniq, first, back = np.unique(every, return_index=True, return_inverse=True)
+    mask = np.zeros(len(uniq), dtype=np.int64)
+    at = 0
+    for h, codes in enumerate(listed):
+        mask[back[at:at + len(codes)]] |= 1 << h
+        at += len(codes)
+    order = np.sort(first)               # each code once, at its first place in the loop's order
+    codes = every[order]
+    masks = mask[back[order]]
+    _, seen, ids = np.unique(masks, return_index=True, return_inverse=True)
+    rank = np.empty(len(seen), dtype=np.int64)
+    rank[np.argsort(seen, kind="stable")] = np.arange(len(seen), dtype=np.int64)  # numbered by first occurrence
+    labels = dict(zip(codes.tolist(), rank[ids.reshape(-1)].tolist()))
+    return PatternGraph(n, frozenset(labels)), labels, len(seen)
 
 
 # ---------------------------------------------------------------------------------------------
@@ -609,6 +644,8 @@ def _encode(num_vertices: int, vertex_colours: list[int], sources: Sequence[int]
     base = max(vertex_colours, default=-1) + 1
     other = sorted(lab for lab in counts if lab != plain)
     colour_of_label = {lab: base + k for k, lab in enumerate(other)}
+    if len(labels) >= ENCODE_ARRAY_ARCS:
+        return _encode_on_arrays(num_vertices, colours, sources, targets, labels, plain, colour_of_label)
     edges: list[tuple[int, int]] = []
     nxt = num_vertices
     with _no_gc():
@@ -621,6 +658,34 @@ def _encode(num_vertices: int, vertex_colours: list[int], sources: Sequence[int]
                 colours.append(colour_of_label[lab])
                 nxt += 1
     return digraph(nxt, edges), colours
+
+
+#: From this many arcs on, `_encode` subdivides on numpy arrays: the same graph (vertex numbers, arc order) and colours.
+ENCODE_ARRAY_ARCS = 50_000
+
+
+def _encode_on_arrays(num_vertices: int, colours: list[int], sources, targets, labels, plain, colour_of_label: dict):
+    """`_encode`'s loop on arrays: arc k stays (a, b) when its label is ``plain``, else becomes (a, x), (x, b) for the
+    next new vertex x, coloured by its label, in the order of the arcs."""
+    import numpy as np
+    a = np.asarray(sources, dtype=np.int64)
+    b = np.asarray(targets, dtype=np.int64)
+    lab = np.asarray(labels, dtype=np.int64)
+    split = lab != plain
+    before = np.cumsum(split) - split           # subdivided arcs before arc k
+    at = np.arange(len(lab), dtype=np.int64) + before   # arc k's first edge
+    new = num_vertices + before                 # arc k's new vertex, when it is subdivided
+    edges = np.empty((len(lab) + int(split.sum()), 2), dtype=np.int64)
+    edges[at, 0] = a
+    edges[at, 1] = np.where(split, new, b)
+    edges[at[split] + 1, 0] = new[split]
+    edges[at[split] + 1, 1] = b[split]
+    keys = np.array(sorted(colour_of_label), dtype=np.int64)
+    values = np.array([colour_of_label[k] for k in sorted(colour_of_label)], dtype=np.int64)
+    added = values[np.searchsorted(keys, lab[split])]
+    graph = digraph(num_vertices + len(added), zip(edges[:, 0].tolist(), edges[:, 1].tolist()))
+    graph.arc_arrays = (edges[:, 0], edges[:, 1])  # its arcs in igraph's order, read by bliss's encoding
+    return graph, colours + added.tolist()
 
 
 def _quotient(st: _Structure, classes: list[list[int]]):
