@@ -121,3 +121,14 @@ def test_an_order_written_in_a_params_name_is_rejected():
     for c in _step(forged)["data"]["classes"]:
         c["order"] = _renamed(c["order"], "n", "q")
     assert _outcome(forged).outcome == REJECTED
+
+
+def test_a_large_hub_count_is_recounted_at_its_first_lengths_or_trusted(monkeypatch):
+    """Classes starting past RECOUNT_TOP are re-counted at their first two lengths; past RECOUNT_MAX_N, trusted."""
+    from uapcheck.verifier import TRUSTED
+    from uapcheck.verifier import cyclic_parity_hubs as PH
+    cert = heads_certificate("offsets {2, 4} cyclic", f"global({PH.RECOUNT_TOP + 4})")
+    step = _outcome(cert)
+    assert step.outcome == VERIFIED and "matched at 4 lengths" in step.reason, step.reason
+    monkeypatch.setattr(PH, "RECOUNT_MAX_N", PH.RECOUNT_TOP + 4)
+    assert _outcome(cert).outcome == TRUSTED
