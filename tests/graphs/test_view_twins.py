@@ -83,13 +83,14 @@ def _quotient(m: int, arcs: set, colours: list) -> view_twins.TwinQuotient:
 
 
 def _form(m: int, arcs: set, colours: list) -> tuple:
-    """The canonical form the quotient's labelling gives (as `_RootedView.canonical` digests it)."""
-    lab = _quotient(m, arcs, colours).canonical_labels()
+    """The quotient's canonical form with its keys (what `_RootedView.canonical` digests), and the whole graph
+    relabelled by the quotient's canonical labelling: both canonical forms (Theorem F222 (d))."""
+    lab, form = _quotient(m, arcs, colours).canonical()
     assert sorted(lab) == list(range(m))
     cols = [0] * m
     for v, c in enumerate(colours):
         cols[lab[v]] = c
-    return tuple(cols), tuple(sorted((lab[a], lab[b]) for a, b in arcs))
+    return form, tuple(cols), tuple(sorted((lab[a], lab[b]) for a, b in arcs))
 
 
 def _closure(gens: list, m: int) -> set:
@@ -147,7 +148,9 @@ def test_canonical_forms_agree_exactly_when_the_graphs_are_isomorphic(seed):
     for m, graphs in by_size.items():
         forms = [_form(m, set(a), list(c)) for a, c in graphs]
         for x, y in itertools.combinations(range(len(graphs)), 2):
-            assert (forms[x] == forms[y]) == _isomorphic(m, graphs[x], graphs[y])
+            isomorphic = _isomorphic(m, graphs[x], graphs[y])
+            assert (forms[x][0] == forms[y][0]) == isomorphic  # the quotients' forms
+            assert (forms[x][1:] == forms[y][1:]) == isomorphic  # the graphs relabelled
             pairs += 1
     assert pairs >= 1
 

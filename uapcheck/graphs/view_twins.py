@@ -33,6 +33,7 @@ class TwinQuotient:
     classes: tuple[tuple[int, ...], ...]
     arcs: tuple[tuple[int, int], ...]
     colours: tuple[int, ...]
+    keys: tuple[tuple, ...] = ()  # each class's (colour, size, looped, full), the colours' ranks are of
 
     @property
     def k(self) -> int:
@@ -55,15 +56,24 @@ class TwinQuotient:
     def canonical_labels(self) -> list[int]:
         """v ↦ its canonical index in Γ: the classes in Q's canonical order (BLISS), each class's members in increasing
         order, one after the other."""
+        return self.canonical()[0]
+
+    def canonical(self) -> tuple[list[int], tuple]:
+        """(`canonical_labels`, Q's canonical form with its keys): ("twin quotient", m, the keys in canonical order, the
+        arcs between classes in canonical positions, sorted). Equal forms exactly for isomorphic coloured digraphs
+        (Theorem F222 (d)); its size is Q's, not Γ's."""
         from .. import bliss
         order = bliss.canonical_permutation(self.graph(), list(self.colours))
         lab = [0] * self.m
+        position = [0] * self.k
         at = 0
-        for c in order:
+        for p, c in enumerate(order):
+            position[c] = p
             for v in self.classes[c]:
                 lab[v] = at
                 at += 1
-        return lab
+        arcs = tuple(sorted((position[a], position[b]) for a, b in self.arcs))
+        return lab, ("twin quotient", self.m, tuple(self.keys[c] for c in order), arcs)
 
     def generators(self) -> list[list[int]]:
         """Generators of Aut(Γ) (each the list of the m images): the lifts of BLISS's generators of Aut(Q) (a class onto
@@ -185,22 +195,19 @@ def quotient(m: int, colours: Sequence[int], sources, targets, min_saved: int = 
     classes = twin_classes(m, colours, sources, targets, min_saved)
     if classes is None or m - len(classes) < min_saved:
         return None
-    class_of = [0] * m
-    for c, members in enumerate(classes):
-        for v in members:
-            class_of[v] = c
+    import numpy as np
+    from itertools import chain
+    k = len(classes)
+    class_of = np.empty(m, dtype=np.int64)
+    class_of[np.fromiter(chain.from_iterable(classes), dtype=np.int64, count=m)] = np.repeat(
+        np.arange(k, dtype=np.int64), [len(members) for members in classes])
     src, dst = _arc_arrays(m, sources, targets)
-    arcs: set = set()
-    looped: set = set()
-    inside: set = set()  # the classes with arcs between their members (then every pair, both ways)
-    for u, v in zip(src.tolist(), dst.tolist()):
-        cu, cv = class_of[u], class_of[v]
-        if u == v:
-            looped.add(cu)
-        elif cu == cv:
-            inside.add(cu)
-        else:
-            arcs.add((cu, cv))
-    keys = [(colours[members[0]], len(members), c in looped, c in inside) for c, members in enumerate(classes)]
+    cu, cv = class_of[src], class_of[dst]
+    loops = src == dst
+    looped = set(np.unique(cu[loops]).tolist())
+    inside = set(np.unique(cu[(cu == cv) & ~loops]).tolist())  # classes with arcs between members: every pair, both ways
+    between = np.unique(cu[cu != cv] * k + cv[cu != cv])
+    arcs = list(zip((between // k).tolist(), (between % k).tolist()))
+    keys = tuple((colours[members[0]], len(members), c in looped, c in inside) for c, members in enumerate(classes))
     rank = {key: x for x, key in enumerate(sorted(set(keys)))}
-    return TwinQuotient(m, tuple(classes), tuple(sorted(arcs)), tuple(rank[key] for key in keys))
+    return TwinQuotient(m, tuple(classes), tuple(arcs), tuple(rank[key] for key in keys), keys)

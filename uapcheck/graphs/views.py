@@ -936,25 +936,24 @@ class _RootedView:
 
     def _canonical_labels(self) -> tuple[list[int], list[int]]:
         """(v ↦ its canonical index, the colours in canonical order). igraph returns, for each canonical index k,
-        the vertex placed there (the form that ``permute_vertices`` applies); the labelling is its inverse. A view
-        with large twin classes is labelled from its quotient's canonical labelling (Theorem F222)."""
-        q = self.twins()
-        if q is not None:
-            lab = q.canonical_labels()
-            m = len(lab)
-        else:
-            order = bliss.canonical_permutation(self.graph, self.colours)
-            m = len(order)
-            lab = [0] * m
-            for k, v in enumerate(order):
-                lab[v] = k
+        the vertex placed there (the form that ``permute_vertices`` applies); the labelling is its inverse."""
+        order = bliss.canonical_permutation(self.graph, self.colours)
+        m = len(order)
+        lab = [0] * m
+        for k, v in enumerate(order):
+            lab[v] = k
         cols = [0] * m
         for v, c in enumerate(self.colours):
             cols[lab[v]] = c
         return lab, cols
 
     def canonical(self) -> tuple[list[int], str]:
-        """(canonical labelling v ↦ canonical index, digest of the canonical form)."""
+        """(canonical labelling v ↦ canonical index, digest of the canonical form; of the twin quotient's canonical
+        form with its keys when the view is decided on it, Theorem F222 (d))."""
+        q = self.twins()
+        if q is not None:
+            lab, form = q.canonical()
+            return lab, hashlib.sha256(repr(form).encode()).hexdigest()
         lab, cols = self._canonical_labels()
         m = len(lab)
         arcs = sorted((lab[a], lab[b]) for a, b in self._edge_list())
@@ -966,7 +965,11 @@ class _RootedView:
     def canonical_form(self) -> tuple[list[int], tuple]:
         """(canonical labelling, the canonical form itself): the form that `canonical` digests (vertex count,
         colours in canonical order, arcs as codes a·m + b in canonical labels, sorted), for views compared with
-        each other only (no digest to show): equal forms, equal digests, and no hash to collide."""
+        each other only (no digest to show): equal forms, equal digests, and no hash to collide. A view decided on its
+        twin quotient gives the quotient's form (`TwinQuotient.canonical`), never equal to a form of the other kind."""
+        q = self.twins()
+        if q is not None:
+            return q.canonical()
         lab, cols = self._canonical_labels()
         m = len(lab)
         if self.arcs is not None:
