@@ -4,6 +4,7 @@
   `bliss._encoded`'s loop: the same vertices, edges in the same order and colours, so BLISS gets the same input;
 - `symmetry._encode_on_arrays` (labelled arcs subdivided, from `symmetry.ENCODE_ARRAY_ARCS` arcs) against
   `symmetry._encode`'s loop: the same graph and colours;
+- `symmetry._xor_hash` on a numpy array (from `symmetry.XOR_HASH_ARRAY` values) against its loop;
 - `symmetry._plain_joint_labels` (unbiased heads' joint arc labels, from `symmetry.JOINT_ARRAY_ARCS` arcs) against
   `symmetry._joint_labels`' loop: the same labels, numbered alike, in the same order, and the same support;
 - `views._OutsidePossible` (the transposition probe's pairs flagged on arrays) against `views._transposition_bad`:
@@ -142,3 +143,14 @@ def test_joint_labels_on_arrays_are_the_loops(monkeypatch):
             support, labels, count = symmetry._joint_labels(n, layers)
             got.append((list(support.codes), list(labels.items()), count))
         assert got[0] == got[1]
+
+
+def test_xor_hash_on_arrays_is_the_loops(monkeypatch):
+    # the twin keys of a hub (a global position's labelled neighbours) are hashed from these
+    rng = random.Random(4)
+    for size in (symmetry.XOR_HASH_ARRAY, 5_000):
+        values = frozenset(rng.randrange(1 << 40) for _ in range(size)) | {0, (1 << 63) - 1}
+        monkeypatch.setattr(symmetry, "XOR_HASH_ARRAY", 10 ** 9)
+        loop = symmetry._xor_hash(values)
+        monkeypatch.undo()
+        assert symmetry._xor_hash(values) == loop

@@ -486,7 +486,17 @@ def _mix(x: int) -> int:
     return x ^ (x >> 31)
 
 
+#: From this many values, `_xor_hash` mixes them on a numpy array (uint64 arithmetic wraps as the masks do).
+XOR_HASH_ARRAY = 1024
+
+
 def _xor_hash(values) -> int:
+    if len(values) >= XOR_HASH_ARRAY and max(values) < 1 << 63:
+        import numpy as np
+        x = np.fromiter(values, dtype=np.uint64, count=len(values)) + np.uint64(0x9E3779B97F4A7C15)
+        x = (x ^ (x >> np.uint64(30))) * np.uint64(0xBF58476D1CE4E5B9)
+        x = (x ^ (x >> np.uint64(27))) * np.uint64(0x94D049BB133111EB)
+        return int(np.bitwise_xor.reduce(x ^ (x >> np.uint64(31))))
     out = 0
     for v in values:
         out ^= _mix(v)
