@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import copy
 import json
-import os
+from sample_sizes import NIGHTLY  # tests/ is on sys.path: UAPCHECK_NIGHTLY=1
 from functools import lru_cache
 
 import pytest
@@ -114,7 +114,7 @@ MUTANTS = [
     ("t5_buckets_symmetric_head.uap", "BIAS-LAYERS", ("layers",), _plus(1), "2 layers, least"),
     ("t5_buckets_symmetric_head.uap", "SYM-DENSE", ("group",), lambda v: "reflection", "the reflection"),
 ]
-if os.environ.get("UAPCHECK_NIGHTLY") == "1":  # F136's joint classes re-enumerated at every length below F140's range
+if NIGHTLY:  # F136's joint classes re-enumerated at every length below F140's range
     MUTANTS.append(("longt5_local_any_length.uap", "VERDICT-T1", ("lengths", 127, "layers"), _plus(-1),
                     "1 layer at n = 128"))
 

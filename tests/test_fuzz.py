@@ -55,7 +55,7 @@ from hypothesis import strategies as st
 
 from clirun import REPO, env, run
 
-NIGHTLY = os.environ.get("UAPCHECK_NIGHTLY") == "1"
+from sample_sizes import NIGHTLY  # tests/ is on sys.path: UAPCHECK_NIGHTLY=1
 CASES = int(os.environ.get("UAPCHECK_FUZZ_CASES", "10000" if NIGHTLY else "180"))
 # UAPCHECK_FUZZ_SEED draws another corpus (generated programs and catalog mutations); unset, the corpus is fixed.
 SEED = os.environ.get("UAPCHECK_FUZZ_SEED")

@@ -38,7 +38,7 @@ from hypothesis import strategies as st
 
 from uapcheck import cli
 
-NIGHTLY = os.environ.get("UAPCHECK_NIGHTLY") == "1"
+from sample_sizes import NIGHTLY  # tests/ is on sys.path: UAPCHECK_NIGHTLY=1
 CASES = int(os.environ.get("UAPCHECK_HUGE_CASES", "600" if NIGHTLY else "36"))
 SEED = os.environ.get("UAPCHECK_HUGE_SEED")
 CPU_SECONDS = 2.0  # the file's budget; a case above it (plus start-up slack) ran out of it

@@ -7,7 +7,6 @@ the blocks, the classes and the hubs."""
 from __future__ import annotations
 
 import functools
-import os
 import random
 import sys
 from pathlib import Path
@@ -18,7 +17,7 @@ from test_reference_f197 import reference
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "scripts"))
 import sweep_patterns as SP  # noqa: E402
 
-NIGHTLY = bool(os.environ.get("UAPCHECK_NIGHTLY"))
+from sample_sizes import NIGHTLY  # tests/ is on sys.path: UAPCHECK_NIGHTLY=1
 NMAX = 48 if NIGHTLY else 30
 UNIONS = 12 if NIGHTLY else 6
 

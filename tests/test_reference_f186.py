@@ -3,7 +3,6 @@
 UAPCHECK_NIGHTLY=1) against the sweep's reference at that n (scripts/sweep_patterns.py, no engine imported)."""
 from __future__ import annotations
 
-import os
 import random
 import sys
 from pathlib import Path
@@ -13,7 +12,7 @@ import pytest
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "scripts"))
 import sweep_patterns as SP  # noqa: E402
 
-NIGHTLY = bool(os.environ.get("UAPCHECK_NIGHTLY"))
+from sample_sizes import NIGHTLY  # tests/ is on sys.path: UAPCHECK_NIGHTLY=1
 
 FILES = [[(("offsets", (2,)),), (("blocks", 2),)], [(("offsets", (4,)),), (("blocks", 4),)],
          [(("blocks", 5),), (("offsets", (5,)),), (("star",),)], [(("blocks", 4),), (("dilated", 3, 2),)],

@@ -5,7 +5,6 @@ UAPCHECK_NIGHTLY=1) against the sweep's reference at that n (scripts/sweep_patte
 count below the least, no least above it, the reference's group order and verdict."""
 from __future__ import annotations
 
-import os
 import random
 import sys
 from pathlib import Path
@@ -15,7 +14,7 @@ import pytest
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "scripts"))
 import sweep_patterns as SP  # noqa: E402
 
-NIGHTLY = bool(os.environ.get("UAPCHECK_NIGHTLY"))
+from sample_sizes import NIGHTLY  # tests/ is on sys.path: UAPCHECK_NIGHTLY=1
 
 
 def _files() -> list:

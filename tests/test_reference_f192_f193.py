@@ -8,7 +8,6 @@ of lengths per file; every length with UAPCHECK_NIGHTLY=1."""
 from __future__ import annotations
 
 import functools
-import os
 import random
 import sys
 from pathlib import Path
@@ -18,7 +17,7 @@ import pytest
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "scripts"))
 import sweep_patterns as SP  # noqa: E402
 
-NIGHTLY = bool(os.environ.get("UAPCHECK_NIGHTLY"))
+from sample_sizes import NIGHTLY  # tests/ is on sys.path: UAPCHECK_NIGHTLY=1
 NMAX = 60
 SAMPLE = 6  # lengths per file in the normal run
 

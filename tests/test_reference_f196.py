@@ -7,7 +7,6 @@ few hundred to a few thousand positions. Bigger with UAPCHECK_NIGHTLY=1."""
 from __future__ import annotations
 
 import itertools
-import os
 import random
 import sys
 from pathlib import Path
@@ -25,7 +24,7 @@ from uapcheck.rules.twins import twin_decision
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "scripts"))
 import sweep_patterns as SP  # noqa: E402
 
-NIGHTLY = bool(os.environ.get("UAPCHECK_NIGHTLY"))
+from sample_sizes import NIGHTLY  # tests/ is on sys.path: UAPCHECK_NIGHTLY=1
 CASES = 160 if NIGHTLY else 60
 NMAX = 44 if NIGHTLY else 28
 

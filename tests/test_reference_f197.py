@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import functools
 import math
-import os
 import random
 import sys
 from pathlib import Path
@@ -27,7 +26,7 @@ from uapcheck.parse import parse_source
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "scripts"))
 import sweep_patterns as SP  # noqa: E402
 
-NIGHTLY = bool(os.environ.get("UAPCHECK_NIGHTLY"))
+from sample_sizes import NIGHTLY  # tests/ is on sys.path: UAPCHECK_NIGHTLY=1
 NMAX = 40 if NIGHTLY else 24
 UNIONS = 16 if NIGHTLY else 8
 BRUTE_N = 7

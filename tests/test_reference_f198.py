@@ -13,7 +13,6 @@ from __future__ import annotations
 
 import functools
 import math
-import os
 import random
 import sys
 from pathlib import Path
@@ -25,7 +24,7 @@ from graphs.brute_views import neighbourhoods
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "scripts"))
 import sweep_patterns as SP  # noqa: E402
 
-NIGHTLY = bool(os.environ.get("UAPCHECK_NIGHTLY"))
+from sample_sizes import NIGHTLY  # tests/ is on sys.path: UAPCHECK_NIGHTLY=1
 NMAX = 48 if NIGHTLY else 40
 BRUTE_N = 7
 

@@ -11,7 +11,6 @@ n ≤ 7); the theorem's count at every n from 7s to NMAX for s = 4, 6, 8 (and th
 from __future__ import annotations
 
 import functools
-import os
 import random
 import sys
 from pathlib import Path
@@ -23,7 +22,7 @@ from graphs.brute_views import neighbourhoods
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "scripts"))
 import sweep_patterns as SP  # noqa: E402
 
-NIGHTLY = bool(os.environ.get("UAPCHECK_NIGHTLY"))
+from sample_sizes import NIGHTLY  # tests/ is on sys.path: UAPCHECK_NIGHTLY=1
 NMAX = 72 if NIGHTLY else 60
 
 

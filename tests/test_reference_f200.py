@@ -12,7 +12,6 @@ D, BLISS canonical forms of the rooted views for the least count; no engine impo
 from __future__ import annotations
 
 import functools
-import os
 import sys
 from pathlib import Path
 
@@ -21,7 +20,7 @@ import pytest
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "scripts"))
 import sweep_patterns as SP  # noqa: E402
 
-NIGHTLY = bool(os.environ.get("UAPCHECK_NIGHTLY"))
+from sample_sizes import NIGHTLY  # tests/ is on sys.path: UAPCHECK_NIGHTLY=1
 # (w, s) with w + 1 ≤ s ≤ 2w + 1; start s(3w + 2) ≤ 55 by default (a period of lengths up to 60 costs about 40 s)
 TUPLES = [(1, 2), (1, 3), (2, 3), (2, 4), (2, 5), (3, 4), (3, 5)]
 if NIGHTLY:

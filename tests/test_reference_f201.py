@@ -7,7 +7,6 @@ statement `uapcheck` prints at `tokens n`, read at every length up to NMAX, neve
 reference's."""
 from __future__ import annotations
 
-import os
 import sys
 from pathlib import Path
 
@@ -18,7 +17,7 @@ from sympy.combinatorics import Permutation, PermutationGroup
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "scripts"))
 import sweep_patterns as SP  # noqa: E402
 
-NIGHTLY = bool(os.environ.get("UAPCHECK_NIGHTLY"))
+from sample_sizes import NIGHTLY  # tests/ is on sys.path: UAPCHECK_NIGHTLY=1
 NMAX = 72 if NIGHTLY else 60
 
 # (w, s) with s ≥ w + 1: the family w + 1 ≤ s ≤ 2w + 1 (O6) and F26's strides 2w + 2, 2w + 3, and longer ones

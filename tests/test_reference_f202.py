@@ -6,14 +6,13 @@ from 10 to 40, and the statement `uapcheck` prints at `tokens n` (and at concret
 from __future__ import annotations
 
 import itertools
-import os
 import sys
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "scripts"))
 import sweep_patterns as SP  # noqa: E402
 
-NIGHTLY = bool(os.environ.get("UAPCHECK_NIGHTLY"))
+from sample_sizes import NIGHTLY  # tests/ is on sys.path: UAPCHECK_NIGHTLY=1
 NMAX = 120 if NIGHTLY else 60
 HEAD = (("cyclic", 1), ("strided", 2))
 

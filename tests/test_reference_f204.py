@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import functools
 import math
-import os
 import random
 import sys
 from pathlib import Path
@@ -24,7 +23,7 @@ from uapcheck.parse import parse_source
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "scripts"))
 import sweep_patterns as SP  # noqa: E402
 
-NIGHTLY = bool(os.environ.get("UAPCHECK_NIGHTLY"))
+from sample_sizes import NIGHTLY  # tests/ is on sys.path: UAPCHECK_NIGHTLY=1
 NMAX = 60 if NIGHTLY else 44
 
 SHAPES = [

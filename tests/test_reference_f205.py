@@ -14,7 +14,6 @@ Schreier–Sims:
   and the group it names at a concrete n in range is the one of n's class."""
 from __future__ import annotations
 
-import os
 import sys
 from pathlib import Path
 
@@ -24,7 +23,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "scripts"))
 import sweep_patterns as SP  # noqa: E402
 from test_reference_f201_longer_strides import order  # noqa: E402  (nauty on the arcs written there)
 
-NIGHTLY = bool(os.environ.get("UAPCHECK_NIGHTLY"))
+from sample_sizes import NIGHTLY  # tests/ is on sys.path: UAPCHECK_NIGHTLY=1
 WMAX = 8 if NIGHTLY else 6
 PAIRS = [(w, s) for w in range(2, WMAX + 1) for s in range(2, w + 1)]
 

@@ -8,7 +8,6 @@ twins' head (s | w, whose group leaves D_n on n ≡ 1 (mod s): no anchor, whatev
 reference's)."""
 from __future__ import annotations
 
-import os
 import sys
 from pathlib import Path
 
@@ -17,7 +16,7 @@ import pytest
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "scripts"))
 import sweep_patterns as SP  # noqa: E402
 
-NIGHTLY = bool(os.environ.get("UAPCHECK_NIGHTLY"))
+from sample_sizes import NIGHTLY  # tests/ is on sys.path: UAPCHECK_NIGHTLY=1
 NMAX = 72 if NIGHTLY else 56
 
 UNIONS = [

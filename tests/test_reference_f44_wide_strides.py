@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import functools
 import math
-import os
 import sys
 from pathlib import Path
 
@@ -18,7 +17,7 @@ import pytest
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "scripts"))
 import sweep_patterns as SP  # noqa: E402
 
-NIGHTLY = bool(os.environ.get("UAPCHECK_NIGHTLY"))
+from sample_sizes import NIGHTLY  # tests/ is on sys.path: UAPCHECK_NIGHTLY=1
 LAST = 84 if NIGHTLY else 56
 PAIRS = [(3, 8), (5, 8), (7, 8), (2, 9), (4, 9), (5, 9), (3, 10)]
 
