@@ -231,8 +231,8 @@ def _decided(out: str) -> str:
     bounds = ""
     if "upper bound" in conn:  # the exact diameter was not decided: its proved bounds and the size that fits
         bounds = f"; {conn.get('lower bound')} ≤ D ≤ {conn.get('upper bound')}"
-        if conn.get("exact diameter up to n"):
-            bounds += f", exact D up to n ≈ {conn['exact diameter up to n']:,}"
+        if conn.get("exact diameter decided up to about n"):
+            bounds += f", exact D up to n ≈ {conn['exact diameter decided up to about n']:,}"
     return (f"{r.get('verdict')}; G = {group.get('name') or group.get('order')}; m = {r.get('layers')}"
             + ("" if least is None else f" ({'least' if least else 'sufficient'}{bounds})"))
 

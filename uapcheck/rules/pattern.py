@@ -871,7 +871,7 @@ def _concrete(spec: S.Spec, closed: Optional["PatternOutcome"] = None,
     elif conn.upper is not None:
         bounds = {"lower bound": conn.lower, "upper bound": conn.upper}
         if conn.fits_up_to is not None:
-            bounds["exact diameter up to n"] = conn.fits_up_to
+            bounds["exact diameter decided up to about n"] = conn.fits_up_to  # an estimate from the density: named, never used
         connected = connected_step(desc, Diameter(tuple(graphs), conn), bounds,
                                    notes=(f"the exact diameter was not decided: {conn.reason or 'the time budget ran out'}",))
         structure.append(connected)
