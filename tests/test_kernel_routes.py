@@ -327,11 +327,14 @@ def test_no_file_is_both_proved_and_witnessed():
 # ---------------------------------------------------------------------------------------------
 # Corollary 1's kernels and the appendix's exp(wᵀx) + exp(wᵀy) (not expressible in .uap)
 
-W = (mp.mpf(1), mp.mpf(-2) / 3)
+def w_vector():
+    """The fixed vector w = (1, −2/3), made at the test's own digits (the file's mpmath_digits mark)."""
+    return mp.mpf(1), mp.mpf(-2) / 3
 
 
 def sum_kernel(q, k):
-    return mp.exp(W[0] * q[0] + W[1] * q[1]) + mp.exp(W[0] * k[0] + W[1] * k[1])
+    w = w_vector()
+    return mp.exp(w[0] * q[0] + w[1] * q[1]) + mp.exp(w[0] * k[0] + w[1] * k[1])
 
 
 def test_appendix_kernel_ratio_tends_to_one_on_a_cone_of_key_maps():
@@ -339,7 +342,8 @@ def test_appendix_kernel_ratio_tends_to_one_on_a_cone_of_key_maps():
     WK = [[mp.mpf(-1), mp.mpf(0)], [mp.mpf(0), mp.mpf(1)]]
     x, y1, y2 = (mp.mpf(1), mp.mpf(1)), (mp.mpf(2), mp.mpf(0)), (mp.mpf(1), mp.mpf(1))
     key = lambda y, s: [s * (WK[r][0] * y[0] + WK[r][1] * y[1]) for r in range(2)]  # noqa: E731
-    assert W[0] * key(y1, 1)[0] + W[1] * key(y1, 1)[1] < 0 and W[0] * key(y2, 1)[0] + W[1] * key(y2, 1)[1] < 0
+    w = w_vector()
+    assert w[0] * key(y1, 1)[0] + w[1] * key(y1, 1)[1] < 0 and w[0] * key(y2, 1)[0] + w[1] * key(y2, 1)[1] < 0
     ratio = sum_kernel(x, key(y1, 1000)) / sum_kernel(x, key(y2, 1000))
     assert abs(ratio - 1) < mp.mpf(10) ** -100
     # a small perturbation of W_K keeps both signs: the set of such W_K has positive measure
