@@ -210,3 +210,18 @@ def test_symmetric_views_are_decided_fast(source, layers):
     assert result.verdict == "UAP"
     assert result.layers == layers
     assert spent < 8, f"{spent:.1f} s of CPU"
+
+
+@pytest.mark.parametrize("pattern, n, layers_outcome", [("global(2)", 2000, "verified"),
+                                                        ("columns(3, 2) + global(1)", 1100, "trusted")])
+def test_the_verifier_rechecks_or_names_what_it_trusts(pattern, n, layers_outcome):
+    """The certificate of a file whose rooted views are decided on their quotients: the verifier (which re-decides
+    views with nauty and never reads the digests) verifies the layer count or trusts it by name. `columns` above the
+    arc limit ended the verifier's worker with an internal error (the interval model has no spans for it); it is now
+    a trusted step that says so."""
+    from uapcheck.verifier import check as verifier
+    from certificates import certificate_of, softmax_source, step_outcome
+    report = verifier.verify(certificate_of(softmax_source(pattern, n)))
+    assert step_outcome(report, "PAT-LAYERS") == layers_outcome
+    if layers_outcome == "trusted":
+        assert step_outcome(report, "PAT-CONNECTED") == "trusted"
