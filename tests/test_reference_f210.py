@@ -1,12 +1,12 @@
 """Theorem F210 (docs/theory.md §11.11): `window(w) cyclic` and `strided(s)` split over heads (or either beside their
 union), w + 1 ≤ s ≤ 2w + 1, s ≥ 3, n ≥ s(3w + 2): D = 2, G = D_n when s | n else the reflection, 3 layers, least on
-Theorem F200's classes of n mod s. Checked apart from the engines: the heads' arcs written from docs/language.md's
+Theorem F200's classes of n mod s, and for s ≤ 2w 2 layers, least, on n ≡ 0 (mod s) (Theorem F218). Checked apart from the engines: the heads' arcs written from docs/language.md's
 definitions, D by breadth-first search, and the views of §11.2 as coloured graphs compared by nauty (pynauty): a depth-m
 view of root i is every head's in-neighbourhood N_h(v) of each v within distance m − 1 of i. A view witness exists at
 depth m iff some rooted view has more automorphisms fixing its root than G's stabiliser of the root, or two roots in
 different G-orbits have isomorphic rooted views. At every n of one period from the range's start: no witness at depth
-3 (3 layers suffice, G = ∩ Aut(Γ_h) of the stated order) and a witness at depth 2 on every class `uapcheck` flags least
-(2 layers then do not suffice); on the other classes the reference finds no witness at depth 2, which is why the
+3 (3 layers suffice, G = ∩ Aut(Γ_h) of the stated order), none at depth 2 where `uapcheck` states 2 layers, and a
+witness at depth 2 on every class where it states 3 layers least (2 layers then do not suffice); on the other classes the reference finds no witness at depth 2, which is why the
 statement leaves them sufficient, not least."""
 from __future__ import annotations
 
@@ -120,7 +120,9 @@ CASES = [(w, s, "split") for w, s in PAIRS] + [(2, 4, "window beside union"), (2
 def test_split_heads_count_and_least_flag_against_views(w, s, split):
     patterns = tuple(p.format(w=w, s=s) for p in SPLITS[split])
     d = _engine(patterns, "n")
-    assert d["verdict"] == "UAP" and str(d["layers"]) == "3", (patterns, d["verdict"], d["layers"])
+    divisible = s <= 2 * w  # Theorem F218: 2 layers on n ≡ 0 (mod s), 3 on the other classes
+    want = f"Piecewise((2, Eq(Mod(n, {s}), 0)), (3, True))" if divisible else "3"
+    assert d["verdict"] == "UAP" and str(d["layers"]) == want, (patterns, d["verdict"], d["layers"])
     start = s * (3 * w + 2)
     stated = int((d["group"].get("condition") or "").removeprefix("n ≥ "))
     assert stated <= start + s, (patterns, stated)  # a few lengths past F210's start may be listed one by one
@@ -138,13 +140,16 @@ def test_split_heads_count_and_least_flag_against_views(w, s, split):
             e = below[n]
             assert e["verdict"] == "UAP" and e["layers"] == (3 if witness[2] else 2) and e["least"], (patterns, n, e)
             continue
-        if n % s in least:  # least stated: 2 layers must not suffice
+        if divisible and n % s == 0:  # 2 layers stated (Theorem F218), least as D = 2: no witness at depth 2
+            assert 0 in least and not witness[2], (patterns, n, "2 layers stated, but a view witness at depth 2")
+        elif n % s in least:  # 3 layers least stated: 2 layers must not suffice
             assert witness[2], (patterns, n, "least stated, but no view witness at depth 2")
         else:  # sufficient, not shown least: the reference agrees that no witness exists at depth 2
             assert not witness[2], (patterns, n, "a view witness the statement does not use")
 
 
 def test_catalog_example_window5_stride7_split():
-    """`window(5) cyclic` | `strided(7)`: least for n mod 7 ∈ {1, 2, 3, 4} from n = 119, by the views at n = 119 … 125."""
+    """`window(5) cyclic` | `strided(7)`: 2 layers on 7 | n and 3 elsewhere, least for n mod 7 ∈ {0, 1, 2, 3, 4} from
+    n = 119, by the views at n = 119 … 125."""
     test_split_heads_count_and_least_flag_against_views(5, 7, "split")
-    assert _least_residues(_engine(("window(5) cyclic", "strided(7)"), "n"), 7) == {1, 2, 3, 4}
+    assert _least_residues(_engine(("window(5) cyclic", "strided(7)"), "n"), 7) == {0, 1, 2, 3, 4}

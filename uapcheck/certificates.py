@@ -2084,17 +2084,21 @@ class CoveredStrideHeads(Certificate):
     patterns: tuple        # the distinct heads' spec.Patterns
     found: Any             # graphs.cyclic_covered_heads.CoveredHeads
     n: Optional[int] = None  # a concrete length in the range and in a class it states (3 layers least there)
+    #: at symbolic n, the count the step states (2 on n ≡ 0 (mod s) for s ≤ 2w, Theorem F218; else 3) and its least
+    #: classes ((s, residues), or () when least on every class); both re-derived from the match by the check
+    layers: Any = None
+    least_classes: tuple = ()
     kind = "covered stride heads"
 
     def check(self) -> None:
         from .graphs import cyclic_covered_heads as H
         from .graphs import cyclic_covered_least as covered
         again = H.match(list(self.patterns))
-        if again is None or again != self.found or not again.classes:
-            _reject(CoveredStrideHeads, "re-matching the heads gives another answer (or no class with a witness)")
+        if again is None or again != self.found or not again.least_residues:
+            _reject(CoveredStrideHeads, "re-matching the heads gives another answer (or no class where a count is least)")
         assert again is not None  # for the type checker: _reject raised otherwise
         w, s = again.w, again.s
-        if self.n is not None and self.n >= again.low and self.n % s == 0 and s <= 2 * w:
+        if self.n is not None and self.n >= again.low and self.n % s == 0 and again.divisible:
             for n in [again.low, again.low + s] + ([self.n] if self.n <= COVERED_HEADS_CHECK_N else []):
                 problem = _lemma_ah_problem(w, s, n)  # Theorem F218: 2 layers, least, at s | n
                 if problem:
@@ -2103,10 +2107,17 @@ class CoveredStrideHeads(Certificate):
         if self.n is not None and (self.n < again.low or self.n % s not in again.classes):
             _reject(CoveredStrideHeads, f"n = {self.n} is below n ≥ {again.low} or outside the classes "
                                         f"{again.classes} of n mod {s}")
+        if self.n is None:
+            self._check_count(again)
         lengths = list(range(again.low, again.low + s))
         if self.n is not None and self.n <= COVERED_HEADS_CHECK_N:
             lengths.append(self.n)  # the witness at the length itself too
         for n in lengths:
+            if n % s == 0 and again.divisible and self.n is None:
+                problem = _lemma_ah_problem(w, s, n)  # Theorem F218 on the class s | n
+                if problem:
+                    _reject(CoveredStrideHeads, problem)
+                continue
             if n % s not in again.classes:
                 continue
             found = covered.witness(w, s, n)
@@ -2118,10 +2129,26 @@ class CoveredStrideHeads(Certificate):
             if problem:
                 _reject(CoveredStrideHeads, problem)
 
+    def _check_count(self, again) -> None:
+        """At symbolic n: the stated count and least classes are the theorem's (Theorems F210 and F218)."""
+        if self.layers is None:
+            _reject(CoveredStrideHeads, "the count is not stated")
+        n = next(iter(sympy.sympify(self.layers, strict=True).free_symbols), None)  # safe: strict (no text parsed)
+        want = again.layers(n if n is not None else sympy.Symbol("n", integer=True, positive=True))
+        if not (self.layers == want or is_zero(sympy.sympify(self.layers - want, strict=True))):  # safe: strict
+            _reject(CoveredStrideHeads, f"the count {self.layers} is not Theorems F210 and F218's {want}")
+        every = len(again.least_residues) == again.s
+        if tuple(self.least_classes) != (() if every else (again.s, again.least_residues)):
+            _reject(CoveredStrideHeads, f"the least classes {self.least_classes} are not n mod {again.s} in "
+                                        f"{again.least_residues}")
+
     def to_json(self) -> Any:
         f = self.found
-        return {"kind": self.kind, "theorem": "F210", "section": "docs/theory.md §11.11", "w": f.w, "s": f.s,
-                "from": f.low, "modulus": f.s, "residues": list(f.classes), **({} if self.n is None else {"n": self.n})}
+        out = {"kind": self.kind, "theorem": "F210", "section": "docs/theory.md §11.11", "w": f.w, "s": f.s,
+               "from": f.low, "modulus": f.s, "residues": list(f.classes), **({} if self.n is None else {"n": self.n})}
+        if self.n is None and f.divisible:
+            out["divisible class"] = {"theorem": "F218", "residue": 0, "layers": 2}
+        return out
 
 
 #: Theorem F210 at a concrete length: up to this n the kernel re-checks the witness at n itself as well (its

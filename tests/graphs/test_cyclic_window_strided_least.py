@@ -1,7 +1,8 @@
 """Theorems F200 and F202 (docs/theory.md §11.11, lemma AA): for `window(w) cyclic + strided(s)`, w + 1 ≤ s ≤ 2w + 1, n ≥
 s(3w + 2) (D = 2, Theorem F197), 2 layers are not enough — 3 least — on every class for s = 2w + 1 (a block exchange
-at position 1) and on the classes of a seam swap (S) or an end-root swap (E) for s ≤ 2w; 3 stay sufficient elsewhere,
-except for s = 2 (w = 1): Theorem F202 gives D = 2 layers, least (a root's far positions are one parity, a clique).
+at position 1) and on the classes of a seam swap (S) or an end-root swap (E) for s ≤ 2w; for s ≤ 2w, D = 2 layers are
+least on n ≡ 0 (mod s) (Theorem F218), and 3 stay sufficient on the other classes; for s = 2 (w = 1) Theorem F202 gives
+D = 2 layers, least (a root's far positions are one parity, a clique).
 
 Checked: every witness by the definition (σ keeps N(v) for v within distance 1 of its root, σ is no automorphism) on
 arcs written from the language's definitions (tests/graphs/reference.py) over three periods from the range's start;
@@ -76,28 +77,42 @@ def test_every_witness_keeps_the_ball_and_is_no_symmetry(w, s):
 def test_the_classes_and_the_count_are_the_concrete_engine_s(w, s):
     assert L.witness_classes(w, s) == CLASSES[(w, s)]
     theorem = F.match([pattern(w, s)], N, {})
-    assert theorem.theorem == "F201" and theorem.layers == (2 if s == 2 else 3)
+    divisible = 3 <= s <= 2 * w  # Theorem F218: 2 layers, least, on n ≡ 0 (mod s)
+    assert theorem.theorem == "F201"
     low = L.low(w, s)
     for n in range(low, max(60, low + s) + 1):
         got = F.concrete(pattern(w, s), n)
         assert got.least and got.diameter == 2, n
         proved = n % s in CLASSES[(w, s)]
         assert got.layers == (3 if proved else 2), n  # 2 on the other classes: the open question O6 (F202 for s = 2)
+        count = int(theorem.layers.xreplace({N: n}))
         if s == 2:  # Theorem F202: D = 2 layers, least, on every class
-            assert theorem.least and theorem.layers == 2, n
+            assert theorem.least and count == 2, n
             continue
-        assert theorem.least_at(n) == proved and got.layers <= 3, n
+        assert count == (2 if divisible and n % s == 0 else 3), n
+        assert theorem.least_at(n) == (proved or (divisible and n % s == 0)) and got.layers <= count, n
+        if theorem.least_at(n):
+            assert got.layers == count, n
 
 
 def test_the_least_flag_by_class_at_symbolic_n():
-    t = F.match([pattern(5, 7)], N, {})
-    assert not t.least and t.least_classes == (7, (1, 2, 3, 4)) and "O6" in t.open_question
+    by_class = sympy.Piecewise((2, sympy.Eq(sympy.Mod(N, 7), 0)), (3, True))
+    t = F.match([pattern(5, 7)], N, {})  # Theorem F218 on 7 | n (2 layers), F200's witnesses on 1, …, 4 (3 layers)
+    assert not t.least and t.least_classes == (7, (0, 1, 2, 3, 4)) and "O6" in t.open_question
+    assert t.layers == by_class
     t = F.match([pattern(2, 5)], N, {})
-    assert t.least and t.least_classes == () and t.open_question == ""
+    assert t.least and t.least_classes == () and t.open_question == "" and t.layers == 3
     t = F.match([pattern(1, 2)], N, {})  # Theorem F202: the far positions are the other parity, D = 2 least
     assert t.least and t.layers == 2 and t.least_classes == ()
-    t = F.match([pattern(2, 3)], N, {})  # no witness on any class: 3 sufficient
-    assert not t.least and t.layers == 3 and t.least_classes == ()
+    t = F.match([pattern(2, 3)], N, {})  # no witness on any class: 2 least on 3 | n (F218), 3 sufficient elsewhere
+    assert not t.least and t.least_classes == (3, (0,))
+    assert t.layers == sympy.Piecewise((2, sympy.Eq(sympy.Mod(N, 3), 0)), (3, True))
+    t = F.match([pattern(2, 5)], sympy.Integer(45), {})  # at a length: one count, one flag
+    assert t.least and t.layers == 3
+    t = F.match([pattern(5, 7)], sympy.Integer(700), {})
+    assert t.least and t.layers == 2 and "F218" in str(t.why_layers)
+    t = F.match([pattern(5, 7)], sympy.Integer(705), {})
+    assert not t.least and t.layers == 3
 
 
 def test_the_seam_swap_of_the_catalog_head():
@@ -111,8 +126,9 @@ def test_the_seam_swap_of_the_catalog_head():
 
 def test_the_verdicts():
     r = checked("n", 5, 7)
-    assert r.verdict == "UAP" and r.layers == 3
-    assert "3 attention layers (least for n mod 7 ∈ {1, 2, 3, 4}; sufficient, not shown least otherwise)" in headline(r)
+    assert r.verdict == "UAP" and r.layers == sympy.Piecewise((2, sympy.Eq(sympy.Mod(N, 7), 0)), (3, True))
+    assert ("2 if n mod 7 = 0, else 3 attention layers (least for n mod 7 ∈ {0, 1, 2, 3, 4}; sufficient, not shown "
+            "least otherwise)") in headline(r)
     r = checked("n", 2, 5)
     assert r.verdict == "UAP" and r.layers == 3 and "sufficient" not in headline(r)
     # a concrete n past the concrete engine's reach: the flag of n's class
@@ -164,8 +180,10 @@ def test_a_budget_of_two_layers_is_refuted_on_the_witness_classes_only():
     src = SOURCE.format(n="n", w=5, s=7).replace("attention", "layers 2\nattention", 1)
     r = uapcheck.check(src, "t.uap")
     text = headline(r)
-    assert "NOT-UAP (for n ≥ 119 and (n mod 7 ∈ {1, 2, 3, 4}))" in text
-    assert "INCONCLUSIVE for n ≥ 119 and (n mod 7 ∈ {0, 5, 6})" in text
+    # UAP on 7 | n (Theorem F218: 2 layers least), NOT-UAP on F200's classes, open (O6) on the other two
+    assert text.startswith("UAP · G = D_n when 7 | n, else the reflection i ↦ n + 1 − i · 2 attention layers (for n ≥ "
+                           "119 and n mod 7 = 0); NOT-UAP for n ≥ 119 and (n mod 7 ∈ {1, 2, 3, 4}); INCONCLUSIVE for "
+                           "n ≥ 119 and (n mod 7 ∈ {5, 6})"), text
     report = verify(json.loads(json.dumps(certfile.build(r, src))))
     assert report.ok and report.complete
     src = SOURCE.format(n="n", w=2, s=5).replace("attention", "layers 2\nattention", 1)

@@ -1,6 +1,7 @@
 """Theorem F210 (docs/theory.md §11.11): `window(w) cyclic` and `strided(s)` split over heads (or either beside their union),
-w + 1 ≤ s ≤ 2w + 1, s ≥ 3, n ≥ s(3w + 2): D = 2 (the union's, Theorem F197), G = F201's, 3 layers, least on Theorem F200's
-classes of n mod s (every class for s = 2w + 1), sufficient on the others.
+w + 1 ≤ s ≤ 2w + 1, s ≥ 3, n ≥ s(3w + 2): D = 2 (the union's, Theorem F197), G = F201's; for s ≤ 2w, 2 layers, least, on
+n ≡ 0 (mod s) (Theorem F218); 3 layers on the other classes, least on Theorem F200's classes of n mod s (every class for
+s = 2w + 1), sufficient on the others.
 
 Checked a second way: the count and its least flag against the concrete engine (rooted views of the heads' arcs by
 canonical labelling) at every length of one period from the range's start for ten (w, s), and at every n from the start
@@ -15,6 +16,7 @@ import json
 from dataclasses import replace
 
 import pytest
+import sympy
 
 from uapcheck import certfile
 from uapcheck.certificates import CoveredStrideHeads
@@ -72,23 +74,39 @@ def test_the_count_is_the_concrete_engine_s_over_a_period(w, s):
                                          (2, 5, ("window", "strided")), (3, 5, ("union", "window"))])
 def test_the_verdict_at_symbolic_n(w, s, kinds):
     r = checked("n", w, s, kinds)
-    assert r.verdict == "UAP" and r.layers == 3
     text = headline(r)
     if s == 2 * w + 1:
+        assert r.verdict == "UAP" and r.layers == 3
         assert "sufficient" not in text and f"(for n ≥ {L.low(w, s)})" in text
-    else:
-        on = L.witness_classes(w, s)
+    else:  # Theorem F218: 2 layers, least, on s | n; 3 on the other classes, least on F200's
+        n = sympy.Symbol("n", integer=True, positive=True)
+        assert r.verdict == "UAP" and r.layers == sympy.Piecewise((2, sympy.Eq(sympy.Mod(n, s), 0)), (3, True))
+        on = (0,) + L.witness_classes(w, s)
         where = f"= {on[0]}" if len(on) == 1 else f"∈ {{{', '.join(map(str, on))}}}"
-        assert f"3 attention layers (least for n mod {s} {where}; sufficient, not shown least otherwise)" in text
+        assert (f"2 if n mod {s} = 0, else 3 attention layers (least for n mod {s} {where}; sufficient, not shown least "
+                "otherwise)") in text
 
 
 def test_the_certificate_check_re_decides():
     found = H.match([Window(5, True), Strided(7)])
-    CoveredStrideHeads((Window(5, True), Strided(7)), found).check()
+    n = sympy.Symbol("n", integer=True, positive=True)
+    count = sympy.Piecewise((2, sympy.Eq(sympy.Mod(n, 7), 0)), (3, True))
+    least = (7, (0, 1, 2, 3, 4))
+    CoveredStrideHeads((Window(5, True), Strided(7)), found, layers=count, least_classes=least).check()
     with pytest.raises(CertificateRejected):
-        CoveredStrideHeads((Window(5, True), Strided(7)), replace(found, classes=(1, 2, 3, 4, 5))).check()
+        CoveredStrideHeads((Window(5, True), Strided(7)), replace(found, classes=(1, 2, 3, 4, 5)), layers=count,
+                           least_classes=least).check()
     with pytest.raises(CertificateRejected):
-        CoveredStrideHeads((Window(5, True), Strided(8)), found).check()
+        CoveredStrideHeads((Window(5, True), Strided(8)), found, layers=count, least_classes=least).check()
+    with pytest.raises(CertificateRejected):  # 3 layers on every class: not Theorem F218's count on 7 | n
+        CoveredStrideHeads((Window(5, True), Strided(7)), found, layers=sympy.Integer(3), least_classes=least).check()
+    with pytest.raises(CertificateRejected):  # 2 layers on every class
+        CoveredStrideHeads((Window(5, True), Strided(7)), found, layers=sympy.Integer(2), least_classes=least).check()
+    with pytest.raises(CertificateRejected):  # least on a class where nothing shows it
+        CoveredStrideHeads((Window(5, True), Strided(7)), found, layers=count,
+                           least_classes=(7, (0, 1, 2, 3, 4, 5))).check()
+    with pytest.raises(CertificateRejected):  # no count stated
+        CoveredStrideHeads((Window(5, True), Strided(7)), found).check()
 
 
 @pytest.mark.parametrize("w, s, kinds", [(2, 4, ("window", "strided")), (3, 5, ("union", "window"))])
@@ -106,7 +124,8 @@ def test_every_class_is_left_to_the_heads_theorem():
     assert step.facts["least"] is True and step.facts["layers"] == 3
 
 
-@pytest.mark.parametrize("tamper", ["every class", "a forged class", "layers", "range", "as an inference"])
+@pytest.mark.parametrize("tamper", ["every class", "a forged class", "layers", "three", "no F218 class", "range",
+                                    "as an inference"])
 def test_the_verifier_rejects_a_tampered_count(tamper):
     cert = certificate("n", 2, 4)
     step = _layers(cert)
@@ -116,6 +135,10 @@ def test_the_verifier_rejects_a_tampered_count(tamper):
         step["data"]["least classes"] = {"modulus": 4, "residues": [1, 2]}
     elif tamper == "layers":
         step["data"]["layers"] = 2
+    elif tamper == "three":  # 3 on 4 | n too: not Theorem F218's count there
+        step["data"]["layers"] = 3
+    elif tamper == "no F218 class":
+        step["data"]["least classes"] = {"modulus": 4, "residues": [1]}
     elif tamper == "range":
         step["data"]["from"] = 31
     else:  # the least flag by class without F210's certificate: the several-heads check does not re-derive it

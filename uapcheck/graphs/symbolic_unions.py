@@ -18,9 +18,10 @@
   F55), else D + 1 (not shown least), except on the class s | n, where Theorem F67 gives D = 3, least (a least
   flag by residue class at symbolic n, ``least_classes``).
 * F201 (lemma Y) the group of ``window(w) cyclic + strided(s)`` for every s ≥ w + 1 and n ≥ s(3w + 2): D_n when
-  s | n, else the reflection; with Theorem F197's D = 2, the family w + 1 ≤ s ≤ 2w + 1 gets D + 1 = 3 layers, least
-  on the classes of n mod s where Theorem F200 (lemma AA, ``cyclic_covered_least``) gives a view witness with 2
-  layers (every class for s = 2w + 1), sufficient, not shown least, on the others.
+  s | n, else the reflection; with Theorem F197's D = 2, the family w + 1 ≤ s ≤ 2w + 1 gets a count by class: for
+  s ≤ 2w, D = 2 layers, least, on n ≡ 0 (mod s) (Theorem F218, lemma AH); D + 1 = 3 on the other classes, least
+  on those where Theorem F200 (lemma AA, ``cyclic_covered_least``) gives a view witness with 2 layers (every class
+  for s = 2w + 1), sufficient, not shown least, on the others.
 * F205 (lemma AB) the group of ``window(w) cyclic + strided(s)`` for 2 ≤ s ≤ w and n ≥ max(s(3w + 2), 20w): D_n when
   s | n, S_2 on {1, n} × the reflection of {2, …, n − 1} when s | w and n mod s = 1 (1 and n are twins), else the
   reflection; with Theorem F197's D = 2, D + 1 = 3 layers (not shown least).
@@ -502,11 +503,12 @@ def cyclic_stride_generators() -> tuple:
 
 
 def cyclic_covered_strided_theorem(n, w: int, s: int):
-    """F201 with F197 and F200: `window(w) cyclic + strided(s)`, integers w ≥ 1, w + 1 ≤ s ≤ 2w + 1, n ≥ s(3w + 2):
-    D = 2 (Theorem F197 (b): d* = w + 1, or w + 2 when s = w + 1, so D = 2 from n = 2w + 3), G = D_n when s | n, else
-    the reflection (Theorem F201), D + 1 = 3 layers: least on the classes of n mod s where Theorem F200 gives a view
-    witness with 2 layers (every class for s = 2w + 1), sufficient on the others (whether D = 2 suffice there is open,
-    O6)."""
+    """F201 with F197, F200 and F218: `window(w) cyclic + strided(s)`, integers w ≥ 1, w + 1 ≤ s ≤ 2w + 1,
+    n ≥ s(3w + 2): D = 2 (Theorem F197 (b): d* = w + 1, or w + 2 when s = w + 1, so D = 2 from n = 2w + 3), G = D_n when
+    s | n, else the reflection (Theorem F201). Layers, by class of n mod s: for s ≤ 2w, D = 2 on n ≡ 0, least (Theorem
+    F218, lemma AH); D + 1 = 3 on the other classes, least where Theorem F200 gives a view witness with 2 layers (every
+    class for s = 2w + 1), sufficient on the others (whether D = 2 suffice there is open, O6). A count by class: a
+    Piecewise over n mod s with a least flag by class (``least_classes``)."""
     from dataclasses import replace
     from .cyclic_covered_least import witness_classes
     from .families import FamilyTheorem
@@ -525,23 +527,46 @@ def cyclic_covered_strided_theorem(n, w: int, s: int):
             f"Theorem F200: exchanging the blocks {{{3 * w + 3}, …, {5 * w + 3}}} and {{{5 * w + 4}, …, {7 * w + 4}}} "
             "keeps the neighbourhood of every position within distance 1 of position 1 and is not in G, so D = 2 "
             "layers are not enough; D + 1 = 3 suffice by the view argument"))
-    if not classes:
-        return theorem
-    why = ("the view argument (D + 1 layers suffice; D = 2 by Theorem F197); least on the classes where Theorem "
-           "F200 gives a swap that keeps the neighbourhood of every position within distance 1 of a root and is not "
-           "in G (a seam pair of one class, or two neighbours whose classes the window of an end root misses)")
-    if isinstance(n, (int, Integer)):  # at a length: one flag, n's class (as F67 at s | n)
+    # s ≤ 2w: Theorem F218 on n ≡ 0 (mod s), 2 layers least; 3 elsewhere, least on F200's classes
+    if isinstance(n, (int, Integer)):  # at a length: one count and one flag, n's class
+        if int(n) % s == 0:
+            return replace(theorem, layers=Integer(2), least=True, open_question="", why_layers=DIVISIBLE_WHY)
         least = int(n) % s in classes
-        return replace(theorem, least=least, why_layers=why, open_question="" if least else theorem.open_question)
-    # a swap witness on these classes: 3 layers least there, sufficient on the others (a least flag by class)
-    return replace(theorem, least_classes=(s, classes), why_layers=why)
+        return replace(theorem, least=least, why_layers=_covered_why(classes),
+                       open_question="" if least else theorem.open_question)
+    layers = sympy.Piecewise((Integer(2), sympy.Eq(sympy.Mod(n, s), 0)), (Integer(3), True))
+    least_residues = (0,) + tuple(classes)
+    if len(least_residues) == s:  # F200 decides every class but n ≡ 0, and F218 that one: least on every class
+        return replace(theorem, layers=layers, least=True, open_question="", why_layers=_covered_why(classes))
+    return replace(theorem, layers=layers, least_classes=(s, least_residues), why_layers=_covered_why(classes))
+
+
+#: Theorem F218 (lemma AH) in words: 2 layers on the class s | n
+DIVISIBLE_WHY = (
+    "Theorem F218: when s | n every rotation lies in G = D_n, and a permutation fixing a root and keeping every "
+    "neighbourhood within distance 1 of it is the identity or the reflection through it (lemma AH), so no view "
+    "witness exists: D = 2 layers suffice")
+
+
+def _covered_why(classes: tuple) -> str:
+    """Why the count of `window(w) cyclic + strided(s)`, s ≤ 2w, holds on each class (F218 on s | n, F200's witness
+    classes, the view argument elsewhere)."""
+    why = ("D = 2 layers on n ≡ 0 (mod s) (Theorem F218: every rotation lies in G = D_n, and a permutation fixing a "
+           "root and keeping every neighbourhood within distance 1 of it is the identity or the reflection through it, "
+           "lemma AH, so no view witness exists); D + 1 = 3 on the other classes (the view argument, D = 2 by Theorem "
+           "F197)")
+    if not classes:
+        return why
+    return why + (", least on the classes where Theorem F200 gives a swap that keeps the neighbourhood of every "
+                  "position within distance 1 of a root and is not in G (a seam pair of one class, or two neighbours "
+                  "whose classes the window of an end root misses)")
 
 
 #: what stays open for `window(w) cyclic + strided(s)` with w + 1 ≤ s ≤ 2w (docs/theory.md §11.11, O6)
 CYCLIC_COVERED_STRIDE_OPEN = (
-    "whether D = 2 layers suffice is not proved at symbolic n for w + 1 ≤ s ≤ 2w on the classes of n mod s where "
-    "Theorem F200 gives no view witness (docs/theory.md §11.11, open question O6; the concrete engine finds 2 there at "
-    "every n it ran: for (w, s) = (5, 7) on n mod 7 ∈ {0, 5, 6})")
+    "whether D = 2 layers suffice is not proved at symbolic n for w + 1 ≤ s ≤ 2w on the classes of n mod s other than "
+    "n ≡ 0 (Theorem F218) where Theorem F200 gives no view witness (docs/theory.md §11.11, open question O6; the "
+    "concrete engine finds 2 there at every n it ran: for (w, s) = (5, 7) on n mod 7 ∈ {5, 6})")
 
 
 # ---------------------------------------------------------------------------------------------

@@ -1210,9 +1210,10 @@ def _symbolic_layers(spec: S.Spec, n, params, grp, connected: proof.Step, diamet
 
 
 def _covered_heads(spec: S.Spec, n, connected: proof.Step, diameter):
-    """Theorem F210: several unbiased heads among `window(w) cyclic`, `strided(s)` and their union (w + 1 ≤ s ≤ 2w + 1,
-    s ≥ 3) at symbolic n, D = 2: (the PAT-LAYERS step, 3, n ≥ s(3w + 2)), least on Theorem F200's classes of n mod s (a
-    least flag by class, or least on every class for s = 2w + 1); None otherwise, or when F200 has no class."""
+    """Theorems F210 and F218: several unbiased heads among `window(w) cyclic`, `strided(s)` and their union (w + 1 ≤ s
+    ≤ 2w + 1, s ≥ 3) at symbolic n, D = 2: (the PAT-LAYERS step, the count, n ≥ s(3w + 2)); the count is a count by
+    class for s ≤ 2w (2 on n ≡ 0 (mod s), Theorem F218; 3 on the others), least on n ≡ 0 and on Theorem F200's classes
+    (a least flag by class), and 3, least on every class, for s = 2w + 1; None otherwise."""
     from ..graphs.cyclic_covered_heads import match
     if spec.positional != "none" or any(h.bias or h.position is not None for h in spec.heads) or diameter != 2:
         return None
@@ -1227,7 +1228,7 @@ def _covered_heads(spec: S.Spec, n, connected: proof.Step, diameter):
                           "neighbourhood of a root's ball is a rotation or a reflection, so no view witness exists "
                           "(for the heads either: one would be the union's)")
         return layers_step(connected, diameter, 2, True, method, family=cert), 2, None
-    if found is None or not found.classes:
+    if found is None or not found.least_residues:
         return None
     if not isinstance(n, sympy.Symbol):  # a concrete length without its arcs: F210 read at n, on F200's classes
         at = int(n)
@@ -1240,18 +1241,26 @@ def _covered_heads(spec: S.Spec, n, connected: proof.Step, diameter):
                           "neighbourhood of every position within distance 1 of its root and is not in G, so D = 2 "
                           "layers are not enough; D + 1 = 3 suffice by the view argument")
         return layers_step(connected, diameter, 3, True, method, family=cert), 3, None
-    cert = CoveredStrideHeads(tuple(dict.fromkeys(_patterns(spec))), found)
+    layers = found.layers(n)
+    every = len(found.least_residues) == found.s
+    cert = CoveredStrideHeads(tuple(dict.fromkeys(_patterns(spec))), found, layers=layers,
+                              least_classes=() if every else (found.s, found.least_residues))
+    divisible = ("on n ≡ 0 (mod " + str(found.s) + ") D = 2 layers suffice and are least (Theorem F218: G = D_n holds "
+                 "every rotation, and by lemma AH a permutation keeping every neighbourhood of a root's ball is a "
+                 "rotation or a reflection, so no view witness of the union exists, nor of the heads, whose witness "
+                 "would be the union's); on the other classes " if found.divisible else "")
     method = ("Theorem F210: the union of the heads is `window(" + str(found.w) + ") cyclic + strided(" + str(found.s)
-              + ")` (D = 2 by Theorem F197, G by Theorem F201); Theorem F200's " + (
+              + ")` (D = 2 by Theorem F197, G by Theorem F201); " + divisible + "Theorem F200's " + (
                   "block exchange at position 1 keeps every head's neighbourhood of every position within distance 1 of "
                   "it and is not in G, so D = 2 layers are not enough; D + 1 = 3 suffice by the view argument"
                   if found.every else
                   "swap (a seam pair of one class, or two neighbours whose classes the window of an end root misses) "
                   "keeps every head's neighbourhood of every position within distance 1 of its root and is not in G, "
-                  "so 3 layers are least on its classes; D + 1 = 3 suffice by the view argument"))
-    step = layers_step(connected, diameter, 3, found.every, method, family=cert,
-                       least_classes=() if found.every else (found.s, found.classes), length=n)
-    return step, sympy.Integer(3), sympy.Ge(n, found.low)
+                  "so 3 layers are least on its classes; D + 1 = 3 suffice by the view argument"
+                  if found.classes else "D + 1 = 3 layers suffice by the view argument"))
+    step = layers_step(connected, diameter, layers, every, method, family=cert,
+                       least_classes=() if every else (found.s, found.least_residues), length=n)
+    return step, layers, sympy.Ge(n, found.low)
 
 
 def _refused_check(spec: S.Spec, n, params) -> str:

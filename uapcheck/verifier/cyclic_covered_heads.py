@@ -16,6 +16,8 @@ from __future__ import annotations
 
 from typing import Optional
 
+import sympy
+
 from .. import spec as S
 from . import cyclic_covered_least as covered
 from . import patterns
@@ -82,33 +84,64 @@ def layers(ctx, s):
     data = s.get("data") or {}
     if data.get("layers") == 2 and (s.get("certificate") or {}).get("n") is not None:
         return _divisible(ctx, s, w, st, data)
-    if data.get("layers") != 3 or data.get("diameter") != 2:
-        raise Reject(f"Theorem F210 gives D = 2 and 3 layers, not {data.get('diameter')} and {data.get('layers')}")
     if (s.get("certificate") or {}).get("n") is not None:
+        if data.get("layers") != 3 or data.get("diameter") != 2:
+            raise Reject(f"Theorem F210 gives D = 2 and 3 layers, not {data.get('diameter')} and {data.get('layers')}")
         return _at_length(ctx, s, w, st, pats, data)
+    if data.get("diameter") != 2:
+        raise Reject(f"Theorem F210 gives D = 2, not {data.get('diameter')}")
+    divisible = st <= 2 * w  # Theorem F218: 2 layers, least, on n ≡ 0 (mod s)
+    _check_count(ctx, data, st, divisible)
     start = covered.start(w, st)
     low = _int(data.get("from"))
     if low is None or low < start:
         raise Reject(f"the range n ≥ {data.get('from')} starts below Theorem F210's n ≥ {start}")
     classes = covered.classes(w, st)
-    if not classes:
-        raise Reject("Theorem F200 gives no class with a witness here, so no count is least")
-    every = len(classes) == st
-    want = None if every else {"modulus": st, "residues": list(classes)}
+    on = tuple(sorted(set(classes) | ({0} if divisible else set())))
+    if not on:
+        raise Reject("Theorems F200 and F218 give no class here, so no count is least")
+    every = len(on) == st
+    want = None if every else {"modulus": st, "residues": list(on)}
     if data.get("least") is not every or data.get("least classes") != want:
-        raise Reject(f"the least flag ({data.get('least')}, classes {data.get('least classes')}) is not Theorem "
-                     f"F210's (least on {'every class' if every else want})")
+        raise Reject(f"the least flag ({data.get('least')}, classes {data.get('least classes')}) is not Theorems "
+                     f"F210 and F218's (least on {'every class' if every else want})")
     for n in range(start, start + 2 * st):
-        if n % st in classes:
+        if n % st == 0 and divisible:
+            problem = covered.lemma_ah_problem(w, st, n)
+            if problem:
+                raise Reject(f"lemma AH fails at an instance: {problem}")
+        elif n % st in classes:
             problem = _instance_problem(w, st, n, pats)
             if problem:
                 raise Reject(f"Theorem F210 fails at an instance: {problem}")
-    where = "on every class" if every else f"for n mod {st} in {set(classes)}"
-    return VERIFIED, (f"Theorem F210 (docs/theory.md §11.11), w = {w} and s = {st} read off the re-parsed heads: the "
-                      f"union is Theorem F201's pattern (D = 2), 3 layers least {where} (Theorem F200's witness, "
-                      f"restated here, keeps every head's neighbourhood within distance 1 of its root and is no symmetry "
-                      f"of the union), sufficient on the others; re-checked on each head's arcs at every instance "
+    where = "on every class" if set(classes) == set(range(st)) else f"for n mod {st} in {set(classes)}"
+    two = (f"2 layers, least, for n mod {st} = 0 (Theorem F218: lemma AH's steps re-checked on the union's arcs at "
+           f"every instance that is a multiple of {st}; a view witness of the heads would be one of the union); "
+           if divisible else "")
+    return VERIFIED, (f"Theorems F210 and F218 (docs/theory.md §11.11), w = {w} and s = {st} read off the re-parsed "
+                      f"heads: the union is Theorem F201's pattern (D = 2); {two}3 layers on the "
+                      f"{'other ' if divisible else ''}classes, least {where} (Theorem F200's witness, restated here, "
+                      f"keeps every head's neighbourhood within distance 1 of its root and is no symmetry of the "
+                      f"union), sufficient on the others; re-checked on each head's arcs at every instance "
                       f"n = {start}..{start + 2 * st - 1} of such a class")
+
+
+def _check_count(ctx, data: dict, st: int, divisible: bool) -> None:
+    """The stated count at symbolic n is 2 on n ≡ 0 (mod s) when s ≤ 2w (Theorem F218) and 3 on every other class
+    (Theorem F210): the decoded tree reduced exactly on n = s·k + r for every residue r."""
+    from .trees import decode
+    tree = data.get("layers")
+    if tree is None:
+        raise Reject("the count is not given")
+    claimed = decode(tree, ctx.symbols)
+    n = ctx.symbols.get(ctx.spec.tokens) if isinstance(ctx.spec.tokens, str) else None
+    k = sympy.Symbol("k", integer=True, positive=True)
+    for r in range(st):
+        want = 2 if r == 0 and divisible else 3
+        got = claimed.xreplace({n: st * k + r}) if n is not None else claimed
+        if sympy.simplify(got - want) != 0:
+            raise Reject(f"the count on n mod {st} = {r} is {sympy.sstr(got)}, not Theorem "
+                         f"{'F218' if want == 2 else 'F210'}'s {want}")
 
 
 #: at a concrete length up to this n the witness is re-checked at n itself as well (the arcs written out whole)
@@ -144,37 +177,6 @@ def _at_length(ctx, s, w: int, st: int, pats: list, data: dict):
                       f"{', '.join(map(str, lengths))}")
 
 
-def _lemma_ah(w: int, s: int, n: int) -> Optional[str]:
-    """Lemma AH's steps (docs/theory.md §11.11) at the root n of the union, s | n, on the verifier's own arcs: the
-    root's ball is its class and its window, told apart by common neighbours; a window position's level read off its
-    neighbours; the far traces relate exactly the consecutive members of the root's class; far traces pairwise
-    distinct. None when all hold."""
-    arcs = patterns.head_arcs(S.PatternUnion((S.Window(w, True), S.Strided(s))), n)
-    near: list[set] = [set() for _ in range(n + 1)]
-    for j, i in arcs:
-        near[i].add(j)
-        near[j].add(i)
-    for v in range(1, n + 1):
-        near[v].add(v)
-    ball = near[n]
-    cls = {v for v in range(1, n + 1) if v % s == 0}
-    win = {v for v in range(1, n + 1) if min(v, n - v) <= w}
-    if ball != cls | win:
-        return f"n = {n}: the root's ball is not its class and its window"
-    if min(len(near[v] & ball) for v in cls - {n}) <= max(len(near[v] & ball) for v in win - {n}):
-        return f"n = {n}: common neighbours do not tell the root's class from its window"
-    if any(min(u, n - u) != 2 * w + 1 + (1 if near[u] & (cls - {n}) else 0) - len(near[u] & win) for u in win - {n}):
-        return f"n = {n}: a window position's level is not read off its neighbours"
-    far = [x for x in range(1, n + 1) if x not in ball]
-    traces = [frozenset(near[x] & ball) for x in far]
-    pairs = {(a, b) for t in traces for a in t & cls for b in t & cls if a < b}
-    if pairs != {(k * s, k * s + s) for k in range(1, n // s - 1)}:
-        return f"n = {n}: the far traces do not relate exactly the consecutive members of the root's class"
-    if len(set(traces)) != len(traces):
-        return f"n = {n}: two far positions have one trace"
-    return None
-
-
 def _divisible(ctx, s, w: int, st: int, data: dict):
     """Theorem F218 at the file's concrete length n: s | n, n ≥ s(3w + 2), w + 1 ≤ s ≤ 2w, D = 2 and 2 layers, least;
     lemma AH's steps re-checked on the verifier's arcs at n = s(3w + 2), s(3w + 3) and at n itself up to
@@ -189,7 +191,7 @@ def _divisible(ctx, s, w: int, st: int, data: dict):
         raise Reject("Theorem F218 gives D = 2 and 2 layers, least")
     lengths = [start, start + st] + ([n] if n <= AT_LENGTH_CHECK_N else [])
     for m in lengths:
-        problem = _lemma_ah(w, st, m)
+        problem = covered.lemma_ah_problem(w, st, m)
         if problem:
             raise Reject(f"lemma AH fails at an instance: {problem}")
     return VERIFIED, (f"Theorem F218 (docs/theory.md §11.11) at n = {n}, w = {w} and s = {st} read off the re-parsed "

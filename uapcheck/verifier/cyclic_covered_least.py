@@ -98,3 +98,34 @@ def layers_problem(w: int, s: int, n: int, d: int) -> Optional[str]:
     if near:
         return f"n = {n}: position {near[0]}, whose neighbourhood the witness changes, is within {d - 1} of {root}"
     return None
+
+
+def lemma_ah_problem(w: int, s: int, n: int) -> Optional[str]:
+    """Lemma AH's steps (docs/theory.md §11.11) at the root n of the union, s | n, on the verifier's own arcs: the
+    root's ball is its class and its window, told apart by common neighbours; a window position's level read off its
+    neighbours; the far traces relate exactly the consecutive members of the root's class; far traces pairwise
+    distinct. None when all hold."""
+    arcs = patterns.head_arcs(S.PatternUnion((S.Window(w, True), S.Strided(s))), n)
+    near: list[set] = [set() for _ in range(n + 1)]
+    for j, i in arcs:
+        near[i].add(j)
+        near[j].add(i)
+    for v in range(1, n + 1):
+        near[v].add(v)
+    ball = near[n]
+    cls = {v for v in range(1, n + 1) if v % s == 0}
+    win = {v for v in range(1, n + 1) if min(v, n - v) <= w}
+    if ball != cls | win:
+        return f"n = {n}: the root's ball is not its class and its window"
+    if min(len(near[v] & ball) for v in cls - {n}) <= max(len(near[v] & ball) for v in win - {n}):
+        return f"n = {n}: common neighbours do not tell the root's class from its window"
+    if any(min(u, n - u) != 2 * w + 1 + (1 if near[u] & (cls - {n}) else 0) - len(near[u] & win) for u in win - {n}):
+        return f"n = {n}: a window position's level is not read off its neighbours"
+    far = [x for x in range(1, n + 1) if x not in ball]
+    traces = [frozenset(near[x] & ball) for x in far]
+    pairs = {(a, b) for t in traces for a in t & cls for b in t & cls if a < b}
+    if pairs != {(k * s, k * s + s) for k in range(1, n // s - 1)}:
+        return f"n = {n}: the far traces do not relate exactly the consecutive members of the root's class"
+    if len(set(traces)) != len(traces):
+        return f"n = {n}: two far positions have one trace"
+    return None

@@ -422,12 +422,63 @@ def _cyclic_dense_words(w: int, s: int):
     return check
 
 
+def _covered_stride(w: int, s: int):
+    """F201 with F197: window(w) cyclic + strided(s), w + 1 ≤ s ≤ 2w + 1: n ≥ s(3w + 2), D = 2, G = D_n when s | n, else
+    the reflection. Layers: D = 2, least, for s = 2 (Theorem F202); 3, least on every class, for s = 2w + 1 (Theorem
+    F200's block exchange); else a count by class: D = 2, least, on n ≡ 0 (mod s) (Theorem F218, lemma AH), D + 1 = 3
+    on the other classes, least on Theorem F200's classes."""
+    from .families import Family
+    order, name = _cyclic_stride_order(s), _cyclic_stride_name
+    # F200: 3 layers least on the classes with a view witness (restated here, re-checked at every instance)
+    from . import cyclic_covered_least as covered
+    if s == 2:  # w = 1, Theorem F202: the far positions of a root are the other parity (re-checked at every instance)
+        from .blocks_dilated_chains import far_clique_problem
+        pattern = S.PatternUnion((S.Window(w, True), S.Strided(s)))
+        return Family("F201", s * (3 * w + 2), 2, 2, True, order, s, name, None,
+                      diameter_at=lambda n: sympy.Integer(2), period=s, data_check=_cyclic_stride_words(s),
+                      layers_check=lambda n, d: far_clique_problem(pattern, n, d),
+                      layers_text=("D = 2 layers least (Theorem F202): the positions at distance 2 from a root are "
+                                   "those of the other parity, pairwise adjacent (the far-clique lemma; checked by "
+                                   "breadth-first search on the verifier's arcs at every instance)"))
+    least = covered.classes(w, s)
+    if len(least) == s:  # s = 2w + 1: F200's block exchange on every class
+        return Family("F201", s * (3 * w + 2), 2, 3, True, order, s, name, None,
+                      diameter_at=lambda n: sympy.Integer(2), period=s, data_check=_cyclic_stride_words(s),
+                      layers_check=lambda n, d: covered.layers_problem(w, s, n, d),
+                      layers_text=("D + 1 = 3 layers suffice (the view argument, §11.2), least on every class of n "
+                                   "(Theorem F200: a block exchange that changes no neighbourhood within distance 1 "
+                                   "of its root and is no symmetry, restated here and re-checked on the verifier's "
+                                   "arcs at every instance)"))
+    # s ≤ 2w: a count by class. Theorem F218 on n ≡ 0 (mod s): D = 2 layers, least (lemma AH's steps re-checked on
+    # the verifier's arcs at every instance of that class); D + 1 = 3 on the others, least on F200's classes
+    on = (0,) + tuple(least)
+    every = len(on) == s
+
+    def count(n):
+        return sympy.Piecewise((sympy.Integer(2), sympy.Eq(sympy.Mod(n, s), 0)), (sympy.Integer(3), True))
+
+    def check(n: int, d: int) -> Optional[str]:
+        return covered.lemma_ah_problem(w, s, n) if n % s == 0 else covered.layers_problem(w, s, n, d)
+    where = "on every other class" if every else f"for n mod {s} in {set(least)}" if least else "on no other class"
+    return Family("F201", s * (3 * w + 2), 2, 3, every, order, s, name, None,
+                  diameter_at=lambda n: sympy.Integer(2), period=s, data_check=_cyclic_stride_words(s),
+                  least_classes=() if every else (s, on), layers_by=count, layers_check=check,
+                  layers_text=(f"D = 2 layers least for n mod {s} = 0 (Theorem F218: lemma AH's steps, the root's "
+                               "class and window told apart, the window's levels, the consecutive members of the "
+                               "class related by far traces and the far traces distinct, re-checked on the "
+                               "verifier's arcs at every instance that is a multiple of "
+                               f"{s}); D + 1 = 3 layers on the other classes (the view argument, §11.2), least "
+                               f"{where} (Theorem F200: a swap that changes no neighbourhood within distance 1 of "
+                               "its root and is no symmetry, restated here and re-checked on the verifier's arcs "
+                               "at every instance of such a class)"))
+
+
 def cyclic_strided(parts: list, tokens=None):
     """F26: window(w) cyclic + strided(s), integers w ≥ 1, s ∈ {2w + 2, 2w + 3}: n ≥ s(4w + 3), D = 3; D = 3 layers,
     least, for s = 2w + 2 (Theorem F56), D + 1 = 4, least, for (w, s) = (1, 5) (Theorem F55), else D + 1 = 4 (not
     least); |G| = 2n when s | n (D_n), else 2 (the reflection), on every class (for w ≥ 2 and n mod s ∈ {1, …, w} by
     Theorem F201, whose range s(3w + 2) lies below F26's). F201 with F197: window(w) cyclic + strided(s), w + 1 ≤ s
-    ≤ 2w + 1: n ≥ s(3w + 2), D = 2, the same group, D + 1 = 3 layers (not least). F205 with F197: 2 ≤ s ≤ w,
+    ≤ 2w + 1: n ≥ s(3w + 2), D = 2, the same group, the count of ``_covered_stride``. F205 with F197: 2 ≤ s ≤ w,
     n ≥ max(s(3w + 2), 20w), D = 2, the same group except S_2 on {1, n} × the reflection of {2, …, n − 1} (order 4)
     on the class n mod s = 1 when s | w, D + 1 = 3 layers (not least)."""
     from .families import Family
@@ -444,31 +495,7 @@ def cyclic_strided(parts: list, tokens=None):
                       _cyclic_dense_name(w, s), None, diameter_at=lambda n: sympy.Integer(2), period=s,
                       data_check=_cyclic_dense_words(w, s))
     if w + 1 <= s <= 2 * w + 1:  # F201 with F197 (b): D = 2 from n = 2w + 3; one whole period re-checked on the arcs
-        # F200: 3 layers least on the classes with a view witness (restated here, re-checked at every instance)
-        from . import cyclic_covered_least as covered
-        if s == 2:  # w = 1, Theorem F202: the far positions of a root are the other parity (re-checked at every instance)
-            from .blocks_dilated_chains import far_clique_problem
-            pattern = S.PatternUnion((S.Window(w, True), S.Strided(s)))
-            return Family("F201", s * (3 * w + 2), 2, 2, True, order, s, name, None,
-                          diameter_at=lambda n: sympy.Integer(2), period=s, data_check=_cyclic_stride_words(s),
-                          layers_check=lambda n, d: far_clique_problem(pattern, n, d),
-                          layers_text=("D = 2 layers least (Theorem F202): the positions at distance 2 from a root are "
-                                       "those of the other parity, pairwise adjacent (the far-clique lemma; checked by "
-                                       "breadth-first search on the verifier's arcs at every instance)"))
-        least = covered.classes(w, s)
-        every = len(least) == s
-        if not least:
-            return Family("F201", s * (3 * w + 2), 2, 3, False, order, s, name, None,
-                          diameter_at=lambda n: sympy.Integer(2), period=s, data_check=_cyclic_stride_words(s))
-        where = "on every class of n" if every else f"for n mod {s} in {set(least)}"
-        return Family("F201", s * (3 * w + 2), 2, 3, every, order, s, name, None,
-                      diameter_at=lambda n: sympy.Integer(2), period=s, data_check=_cyclic_stride_words(s),
-                      least_classes=() if every else (s, least),
-                      layers_check=lambda n, d: covered.layers_problem(w, s, n, d),
-                      layers_text=(f"D + 1 = 3 layers suffice (the view argument, §11.2), least {where} (Theorem F200: "
-                                   "a block exchange or a swap that changes no neighbourhood within distance 1 of its "
-                                   "root and is no symmetry, restated here and re-checked on the verifier's arcs at "
-                                   "every instance of such a class)"))
+        return _covered_stride(w, s)
     if s not in (2 * w + 2, 2 * w + 3):
         return None
     open_: tuple = ()
