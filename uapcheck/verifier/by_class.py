@@ -344,6 +344,7 @@ def side_classes(ctx) -> tuple[set, list]:
     """(the ids of the premises stated for residue classes of n only whose classes the verdict's range
     excludes, the problems found): each such premise must be listed in the verdict's `classes` with its verdict
     (NOT-UAP proved, INCONCLUSIVE undecided), and its classes excluded from the range, re-derived here."""
+    from . import class_entries
     from .structure import root, slots
     from .trees import TreeError, decode_condition
     r = root(ctx)
@@ -352,16 +353,17 @@ def side_classes(ctx) -> tuple[set, list]:
     # a head's normaliser refuted on residue classes only (Lemma U, docs/theory.md §4): ILL-POSED there
     stepped += [s for s in tds if s["rule"] == "WP-POSITIVE" and s["status"] == "refuted"
                 and (s.get("data") or {}).get("classes")]
-    if not stepped:
-        return set(), []
     data = r.get("data") or {}
     n = ctx.symbols.get(ctx.spec.tokens) if isinstance(ctx.spec.tokens, str) else None
+    if not stepped:
+        return set(), class_entries.problems(ctx, r, [], set(), n)
     try:
         where = decode_condition(data["range"], ctx.symbols) if data.get("range") is not None else None
     except TreeError as exc:
         return set(), [f"{r['id']} (VERDICT-T1): its range: {exc}"]
-    listed = [(int(c["modulus"]), sorted(int(x) for x in c["residues"]), c.get("verdict"))
-              for c in data.get("classes") or []]
+    entries = data.get("classes")
+    listed = [c for c in entries if isinstance(c, dict) and class_entries.well_formed(c)] \
+        if isinstance(entries, list) else []
     side, problems = set(), []
     for s in stepped:
         cls = s["data"]["classes"]
@@ -369,11 +371,12 @@ def side_classes(ctx) -> tuple[set, list]:
         if n is None or not range_excludes(where, n, modulus, residues):
             continue  # then it is an obstruction (or an open premise) for the whole range
         want = "NOT-UAP" if s["status"] == "proved" else "ILL-POSED" if s["status"] == "refuted" else "INCONCLUSIVE"
-        if (modulus, residues, want) not in listed and ctx.cert["verdict"] != want:
+        if not class_entries.lists(listed, modulus, residues, want) and ctx.cert["verdict"] != want:
             problems.append(f"{r['id']} (VERDICT-T1): the classes n mod {modulus} in {residues} of {s['id']} are "
                             f"not stated {want}")
         side.add(s["id"])
-    return side, problems
+    # each class entry restates one of these premises, with its verdict and a condition exactly on its classes
+    return side, problems + class_entries.problems(ctx, r, stepped, side, n)
 
 
 def same_on_kept_classes(ctx, side: set, layers, want) -> bool:

@@ -44,7 +44,8 @@ class Statement:
     alternatives: tuple[Alternative, ...] = ()
     where: Optional[str] = None  # the verdict's range of a symbolic n ("n ≥ 36"), or the concrete length ("n = 64")
     #: the other residue classes of n with their own verdict, as the verdict step's data lists them (re-checked by
-    #: VERDICT-T1: each class's premise, its verdict, and the range's exclusion of it): ((verdict, condition), ...)
+    #: VERDICT-T1: each class's premise, its verdict, the range's exclusion of it, and its condition exactly on its
+    #: classes, verifier/class_entries.py): ((verdict, condition), ...)
     others: tuple = ()
     #: the lengths below the range with their verdicts ("UAP at n = 1…7"), re-checked by VERDICT-T1 at each length
     below: Optional[str] = None

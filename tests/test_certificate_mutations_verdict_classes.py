@@ -1,0 +1,178 @@
+"""Forged class entries of the verdict step (VERDICT-T1 at a symbolic n, docs/theory.md §12, §18): what the statement
+prints beside the range ("INCONCLUSIVE for n ≥ 55 and (n mod 5 ∈ {0, 3, 4})") is each entry's verdict and
+condition. An extra entry, an entry restating no premise, an entry with another verdict, a condition off its
+classes, classes left unstated or stated twice beside the range, and a NOT-UAP condition at a length the verifier's
+arcs connect are each named by the verdict step's check, while the honest entries, and the same classes written
+with another modulus, pass. They used to pass unnamed (only a side premise left unlisted was).
+
+The certificates: `window(3) cyclic + strided(5)` with `layers 2` (NOT-UAP on n mod 5 ∈ {1, 2} from n = 55 on,
+whose entry has no verdict, being the range itself; INCONCLUSIVE on the classes {0, 3, 4}, its complement there),
+and the catalog's `cyclic_even_jumps_n.uap` (UAP on odd n ≥ 3, NOT-UAP on the even n ≥ 3)."""
+from __future__ import annotations
+
+import copy
+import json
+from functools import lru_cache
+
+import pytest
+
+from certificates import certificate, certificate_of  # tests/ is on sys.path
+
+from uapcheck.verifier import verify
+
+BUDGET = ("tokens n\nlayers 2\nattention {\n  kernel k(x, y) = exp(x . y)\n"
+          "  pattern window(3) cyclic + strided(5)\n}\n")
+EVEN_JUMPS = "cyclic_even_jumps_n.uap"
+
+
+@lru_cache(maxsize=None)
+def _text(name: str) -> str:
+    return json.dumps(certificate(name) if name.endswith(".uap") else certificate_of(name))
+
+
+def _cert(name: str) -> dict:
+    return json.loads(_text(name))
+
+
+def _verdict(cert: dict) -> dict:
+    return cert["steps"][-1]
+
+
+def _entries(cert: dict) -> list:
+    return _verdict(cert)["data"]["classes"]
+
+
+def _premise(cert: dict, rule: str) -> dict:
+    return next(s for s in cert["steps"] if s["rule"] == rule)
+
+
+def _problems(cert: dict) -> list:
+    return verify(cert, only={_verdict(cert)["id"]}).problems
+
+
+def _mod_is(modulus: int, residues) -> dict:
+    """n mod `modulus` ∈ `residues` as a condition tree."""
+    parts = [{"rel": "==", "args": [{"op": "mod", "args": [{"sym": "n"}, modulus]}, r]} for r in residues]
+    return parts[0] if len(parts) == 1 else {"or": parts}
+
+
+def _from(start: int, cond: dict) -> dict:
+    return {"and": [{"rel": ">=", "args": [{"sym": "n"}, start]}, cond]}
+
+
+def test_the_honest_entries_are_accepted():
+    budget, jumps = _cert(BUDGET), _cert(EVEN_JUMPS)
+    assert [(e["modulus"], e["residues"], e["verdict"]) for e in _entries(budget)] == [
+        (5, [1, 2], None), (5, [0, 3, 4], "INCONCLUSIVE")]
+    assert [(e["modulus"], e["residues"], e["verdict"]) for e in _entries(jumps)] == [(2, [0], "NOT-UAP")]
+    assert _problems(budget) == [] and _problems(jumps) == []
+
+
+def _extra_copy(cert):
+    _entries(cert).append(copy.deepcopy(_entries(cert)[-1]))
+
+
+def _extra_modulus(cert):
+    _entries(cert).append(dict(copy.deepcopy(_entries(cert)[-1]), modulus=10))
+
+
+def _fewer_residues(cert):
+    _entries(cert)[-1]["residues"] = [0, 3]
+
+
+def _another_rule(cert):
+    _entries(cert)[-1]["rule"] = "SYM-UNDECIDED"
+
+
+def _not_uap_on_open_classes(cert):
+    _entries(cert)[-1]["verdict"] = "NOT-UAP"
+
+
+def _verdict_on_the_range(cert):
+    _entries(cert)[0]["verdict"] = "NOT-UAP"  # the obstruction's entry: its classes are the range's
+
+
+def _condition_off(cert):
+    _entries(cert)[-1]["condition"] = _from(55, _mod_is(5, [0, 3]))
+
+
+def _condition_beyond(cert):
+    _entries(cert)[-1]["condition"] = _from(55, _mod_is(5, [0, 1, 3, 4]))
+
+
+def _condition_of_another_period(cert):
+    """n mod 10 ∈ {0, 3, 4}: on the classes at n ≡ 0, 3, 4 (mod 10), off them at n ≡ 5, 8, 9."""
+    _entries(cert)[-1]["condition"] = _from(55, _mod_is(10, [0, 3, 4]))
+
+
+def _no_condition(cert):
+    _entries(cert)[-1]["condition"] = None
+
+
+def _complement_short(cert):
+    """The undecided premise and its entry both forged to {0, 3}: the class n mod 5 = 4 is stated nowhere."""
+    _premise(cert, "PAT-BUDGET-VIEW")["data"]["classes"]["residues"] = [0, 3]
+    _entries(cert)[-1]["residues"] = [0, 3]
+    _entries(cert)[-1]["condition"] = _from(55, _mod_is(5, [0, 3]))
+
+
+def _complement_overlapping(cert):
+    """Both forged to {0, 1, 3, 4}: the class n mod 5 = 1 stated INCONCLUSIVE and inside the NOT-UAP range."""
+    _premise(cert, "PAT-BUDGET-VIEW")["data"]["classes"]["residues"] = [0, 1, 3, 4]
+    _entries(cert)[-1]["residues"] = [0, 1, 3, 4]
+    _entries(cert)[-1]["condition"] = _from(55, _mod_is(5, [0, 1, 3, 4]))
+
+
+def _jumps_condition_odd(cert):
+    _entries(cert)[0]["condition"] = _from(3, _mod_is(2, [1]))
+
+
+def _jumps_condition_every_n(cert):
+    _entries(cert)[0]["condition"] = {"rel": ">=", "args": [{"sym": "n"}, 3]}
+
+
+def _jumps_odd_classes(cert):
+    """The disconnection's classes, its entry and the range all moved to the odd lengths (the premise's own check
+    is not run here): NOT-UAP is then printed at n = 3, 5, …, where the verifier's arcs are strongly connected."""
+    _premise(cert, "PAT-DISCONNECTED")["data"]["classes"]["residues"] = [1]
+    _entries(cert)[0].update(residues=[1], condition=_from(3, _mod_is(2, [1])))
+    _verdict(cert)["data"]["range"] = _from(3, _mod_is(2, [0]))
+    _verdict(cert)["data"].pop("lengths", None)
+
+
+MUTANTS = [
+    (BUDGET, _extra_copy, "a second time (an extra entry)"),
+    (BUDGET, _extra_modulus, "restates no premise's classes"),
+    (BUDGET, _fewer_residues, "restates no premise's classes"),
+    (BUDGET, _another_rule, "restates no premise's classes"),
+    (BUDGET, _not_uap_on_open_classes, "(PAT-BUDGET-VIEW, undecided) gives INCONCLUSIVE"),
+    (BUDGET, _verdict_on_the_range, "states a verdict on classes the verdict's range does not exclude"),
+    (BUDGET, _condition_off, "does not hold exactly on its classes (it fails at n = 59"),
+    (BUDGET, _condition_beyond, "does not hold exactly on its classes (it holds at n = 56, off the classes)"),
+    (BUDGET, _condition_of_another_period, "does not hold exactly on its classes"),
+    (BUDGET, _no_condition, "states a verdict with no condition"),
+    (BUDGET, _complement_short, "the lengths below the range are None"),
+    (BUDGET, _complement_overlapping, "states a verdict on classes the verdict's range does not exclude"),
+    (EVEN_JUMPS, _jumps_condition_odd, "does not hold exactly on its classes (it holds at n = 3, off the classes)"),
+    (EVEN_JUMPS, _jumps_condition_every_n, "does not hold exactly on its classes"),
+    (EVEN_JUMPS, _jumps_odd_classes, "at n = 3 the pattern is strongly connected"),
+]
+
+
+@pytest.mark.parametrize("source, forge, named", MUTANTS, ids=[m[1].__name__.strip("_") for m in MUTANTS])
+def test_a_forged_class_entry_is_named(source, forge, named):
+    cert = _cert(source)
+    forge(cert)
+    report = verify(cert, only={_verdict(cert)["id"]})
+    found = report.problems + [s.reason for s in report.steps if s.outcome == "rejected"]
+    assert any(named in p for p in found), found
+
+
+def test_the_same_classes_written_with_another_modulus_are_accepted():
+    """n mod 10 ∈ {0, 3, 4, 5, 8, 9} is n mod 5 ∈ {0, 3, 4}; n mod 4 ∈ {0, 2} is n even: restatements."""
+    budget = _cert(BUDGET)
+    _entries(budget)[-1].update(modulus=10, residues=[0, 3, 4, 5, 8, 9],
+                                condition=_from(55, _mod_is(10, [0, 3, 4, 5, 8, 9])))
+    jumps = _cert(EVEN_JUMPS)
+    _entries(jumps)[0]["condition"] = _from(3, _mod_is(4, [0, 2]))
+    assert _problems(budget) == [] and _problems(jumps) == []
