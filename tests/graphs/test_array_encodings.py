@@ -9,7 +9,8 @@
   `symmetry._joint_labels`' loop: the same labels, numbered alike, in the same order, and the same support;
 - `views._OutsidePossible` (the transposition probe's pairs flagged on arrays) against `views._transposition_bad`:
   a pair is flagged exactly when some position it changes, other than a and b, lies outside the possible set; and
-  the probe of several heads with a possible set finds the same witness, with the same units spent, either way.
+  the probe of several heads with a possible set finds the same witness, with the same units spent, either way;
+  and `views._candidate_pair_arrays` lists `views._candidate_pairs` in its order.
 """
 from __future__ import annotations
 
@@ -99,6 +100,14 @@ def test_pairs_flagged_on_arrays_change_a_position_outside(patterns, n):
             assert flag == any(not possible[v] for v in bad - {a, b}), (a, b)
 
 
+@pytest.mark.parametrize("patterns,n", [(["window(1) + random(2, seed=1)", "window(1) + random(2, seed=2)"], 40),
+                                        (["window(2) + global(1)", "random(2, seed=0)"], 30), (["star", "window(1)"], 20)])
+def test_candidate_pairs_on_arrays_come_in_the_same_order(patterns, n):
+    nb = Neighbourhoods(_heads(patterns, n))
+    on_arrays = [pair for a, b in views._candidate_pair_arrays(nb) for pair in zip(a.tolist(), b.tolist())]
+    assert on_arrays == list(_candidate_pairs(nb))
+
+
 @pytest.mark.parametrize("patterns,n", [(["window(1) + random(2, seed=1)", "window(1) + random(2, seed=2)"], 300),
                                         (["window(1)", "random(1, seed=3)"], 200)])
 def test_probe_with_flags_finds_the_same_witness_within_the_same_units(patterns, n, monkeypatch):
@@ -117,7 +126,7 @@ def test_probe_with_flags_finds_the_same_witness_within_the_same_units(patterns,
         possible = rng.random(n) < share
         for work in (500, 5_000, 50_000, 10 ** 7):  # budgets ending the probe at different pairs
             got = []
-            for flags in (lambda pairs, test: (pairs, None), real_flags):
+            for flags in (lambda pairs, test: (views._candidate_pairs(test.nb) if pairs is None else pairs, None), real_flags):
                 monkeypatch.setattr(views, "_with_outside_flags", flags)
                 searches[0] = 0
                 found = views.probe_transpositions(Neighbourhoods(graphs), 3, lambda perm: False, work, possible)

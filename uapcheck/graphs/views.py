@@ -713,7 +713,7 @@ def probe_transpositions(nb: Neighbourhoods, diameter: int, in_group: Callable[[
     if swaps is None and possible is not None and not nb.labelled and nb.vertex_classes is None:
         # a pair some of whose changed positions lie outside `possible` is passed over below after its units are
         # counted: such pairs are found for many pairs at once on arrays (`_OutsidePossible`), the same pairs
-        listed, passed = _with_outside_flags(listed, _OutsidePossible(nb, possible))
+        listed, passed = _with_outside_flags(pairs, _OutsidePossible(nb, possible))
     for a, b in listed:
         if spent[0] >= work:  # every pair: one _blind can read millions of arcs
             return None
@@ -758,6 +758,7 @@ class _OutsidePossible:
     def __init__(self, nb: Neighbourhoods, possible) -> None:
         import numpy as np
         n = nb.n
+        self.nb = nb
         self.n = n
         lengths = np.fromiter(map(len, nb.outs), dtype=np.int64, count=n)
         self.indptr = np.concatenate(([0], np.cumsum(lengths)))
@@ -806,24 +807,49 @@ class _OutsidePossible:
 OUTSIDE_BATCH_FIRST, OUTSIDE_BATCH_MOST = 64, 8192
 
 
-def _with_outside_flags(pairs: Iterable[tuple[int, int]], test: _OutsidePossible):
-    """(the pairs, one at a time; a one-element list holding the current pair's flag), the flags made by batches."""
+def _candidate_pair_arrays(nb: Neighbourhoods):
+    """`_candidate_pairs` as arrays (a, b), one gap of one kind at a time: the same pairs in the same order."""
+    import numpy as np
+    n = nb.n
+    degree = np.asarray(nb.out_degrees, dtype=np.int64)
+    typical = 4 * (int(degree.sum()) // max(1, n)) + 4
+    low = degree <= typical
+    for both_low in (True, False):
+        for gap in range(1, n):
+            both = low[:n - gap] & low[gap:]
+            a = np.flatnonzero(both if both_low else ~both)
+            if a.size:
+                yield a, a + gap
+
+
+def _with_outside_flags(pairs: Optional[Iterable[tuple[int, int]]], test: _OutsidePossible):
+    """(the pairs, one at a time, `_candidate_pairs` when ``pairs`` is None; a one-element list holding the current
+    pair's flag), the flags made by batches."""
     import numpy as np
     flag = [False]
 
-    def walk():
+    def listed_batches():
         it = iter(pairs)
-        size = OUTSIDE_BATCH_FIRST
         while True:
-            batch = list(islice(it, size))
+            batch = list(islice(it, OUTSIDE_BATCH_MOST))
             if not batch:
                 return
             ends = np.array(batch, dtype=np.int64).reshape(-1, 2)
-            flags = test.flags(ends[:, 0], ends[:, 1]).tolist()
-            for pair, f in zip(batch, flags):
-                flag[0] = f
-                yield pair
-            size = min(2 * size, OUTSIDE_BATCH_MOST)
+            yield ends[:, 0], ends[:, 1]
+
+    def walk():
+        size = OUTSIDE_BATCH_FIRST
+        for a_all, b_all in (_candidate_pair_arrays(test.nb) if pairs is None else listed_batches()):
+            for at in range(0, len(a_all), OUTSIDE_BATCH_MOST):
+                a_rest, b_rest = a_all[at:at + OUTSIDE_BATCH_MOST], b_all[at:at + OUTSIDE_BATCH_MOST]
+                while len(a_rest):
+                    a, b = a_rest[:size], b_rest[:size]
+                    a_rest, b_rest = a_rest[size:], b_rest[size:]
+                    flags = test.flags(a, b).tolist()
+                    for pair, f in zip(zip(a.tolist(), b.tolist()), flags):
+                        flag[0] = f
+                        yield pair
+                    size = min(2 * size, OUTSIDE_BATCH_MOST)
     return walk(), flag
 
 
