@@ -1,13 +1,15 @@
 """Forged class entries of the verdict step (VERDICT-T1 at a symbolic n, docs/theory.md §12, §18): what the statement
-prints beside the range ("INCONCLUSIVE for n ≥ 55 and (n mod 5 ∈ {0, 3, 4})") is each entry's verdict and
-condition. An extra entry, an entry restating no premise, an entry with another verdict, a condition off its
-classes, classes left unstated or stated twice beside the range, and a NOT-UAP condition at a length the verifier's
-arcs connect are each named by the verdict step's check, while the honest entries, and the same classes written
-with another modulus, pass. They used to pass unnamed (only a side premise left unlisted was).
+prints beside the range ("NOT-UAP for n ≥ 55 and (n mod 5 ∈ {1, 2}); INCONCLUSIVE for n ≥ 55 and (n mod 5 ∈ {3, 4})")
+is each entry's verdict and condition. An extra entry, an entry restating no premise, an entry with another verdict,
+a condition off its classes, a NOT-UAP condition from a length its premise does not state, classes left unstated or
+stated twice beside the range are each named by the verdict step's check, while the honest entries, and the same
+classes written with another modulus, pass. They used to pass unnamed (only a side premise left unlisted was).
 
-The certificates: `window(3) cyclic + strided(5)` with `layers 2` (NOT-UAP on n mod 5 ∈ {1, 2} from n = 55 on,
-whose entry has no verdict, being the range itself; INCONCLUSIVE on the classes {0, 3, 4}, its complement there),
-and the catalog's `cyclic_even_jumps_n.uap` (UAP on odd n ≥ 3, NOT-UAP on the even n ≥ 3)."""
+The certificates: `window(3) cyclic + strided(5)` with `layers 2` (UAP on n mod 5 = 0 from n = 55 on, NOT-UAP on the
+classes {1, 2} by PAT-BUDGET-CLASS, INCONCLUSIVE on {3, 4} by PAT-BUDGET-VIEW: the complement of the others), and
+the catalog's `cyclic_even_jumps_n.uap` (UAP on odd n ≥ 3, NOT-UAP on the even n ≥ 3). The entry of an obstruction
+that decides the range itself states no verdict and is accepted (tests/test_budget_least_symbolic.py,
+tests/graphs/test_cyclic_window_strided_least.py)."""
 from __future__ import annotations
 
 import copy
@@ -63,7 +65,7 @@ def _from(start: int, cond: dict) -> dict:
 def test_the_honest_entries_are_accepted():
     budget, jumps = _cert(BUDGET), _cert(EVEN_JUMPS)
     assert [(e["modulus"], e["residues"], e["verdict"]) for e in _entries(budget)] == [
-        (5, [1, 2], None), (5, [0, 3, 4], "INCONCLUSIVE")]
+        (5, [1, 2], "NOT-UAP"), (5, [3, 4], "INCONCLUSIVE")]
     assert [(e["modulus"], e["residues"], e["verdict"]) for e in _entries(jumps)] == [(2, [0], "NOT-UAP")]
     assert _problems(budget) == [] and _problems(jumps) == []
 
@@ -77,7 +79,7 @@ def _extra_modulus(cert):
 
 
 def _fewer_residues(cert):
-    _entries(cert)[-1]["residues"] = [0, 3]
+    _entries(cert)[-1]["residues"] = [3]
 
 
 def _another_rule(cert):
@@ -88,21 +90,26 @@ def _not_uap_on_open_classes(cert):
     _entries(cert)[-1]["verdict"] = "NOT-UAP"
 
 
-def _verdict_on_the_range(cert):
-    _entries(cert)[0]["verdict"] = "NOT-UAP"  # the obstruction's entry: its classes are the range's
+def _inconclusive_on_refuted_classes(cert):
+    _entries(cert)[0]["verdict"] = "INCONCLUSIVE"
+
+
+def _not_uap_from_an_earlier_length(cert):
+    """NOT-UAP on n mod 5 ∈ {1, 2} from n = 20 on: off the range PAT-BUDGET-CLASS states (n ≥ 55 there)."""
+    _entries(cert)[0]["condition"] = _from(20, _mod_is(5, [1, 2]))
 
 
 def _condition_off(cert):
-    _entries(cert)[-1]["condition"] = _from(55, _mod_is(5, [0, 3]))
+    _entries(cert)[-1]["condition"] = _from(55, _mod_is(5, [3]))
 
 
 def _condition_beyond(cert):
-    _entries(cert)[-1]["condition"] = _from(55, _mod_is(5, [0, 1, 3, 4]))
+    _entries(cert)[-1]["condition"] = _from(55, _mod_is(5, [0, 3, 4]))
 
 
 def _condition_of_another_period(cert):
-    """n mod 10 ∈ {0, 3, 4}: on the classes at n ≡ 0, 3, 4 (mod 10), off them at n ≡ 5, 8, 9."""
-    _entries(cert)[-1]["condition"] = _from(55, _mod_is(10, [0, 3, 4]))
+    """n mod 10 ∈ {3, 4}: on the classes at n ≡ 3, 4 (mod 10), off them at n ≡ 8, 9."""
+    _entries(cert)[-1]["condition"] = _from(55, _mod_is(10, [3, 4]))
 
 
 def _no_condition(cert):
@@ -110,17 +117,24 @@ def _no_condition(cert):
 
 
 def _complement_short(cert):
-    """The undecided premise and its entry both forged to {0, 3}: the class n mod 5 = 4 is stated nowhere."""
-    _premise(cert, "PAT-BUDGET-VIEW")["data"]["classes"]["residues"] = [0, 3]
-    _entries(cert)[-1]["residues"] = [0, 3]
-    _entries(cert)[-1]["condition"] = _from(55, _mod_is(5, [0, 3]))
+    """The undecided premise and its entry both forged to {3}: the class n mod 5 = 4 is stated nowhere."""
+    _premise(cert, "PAT-BUDGET-VIEW")["data"]["classes"]["residues"] = [3]
+    _entries(cert)[-1]["residues"] = [3]
+    _entries(cert)[-1]["condition"] = _from(55, _mod_is(5, [3]))
 
 
 def _complement_overlapping(cert):
-    """Both forged to {0, 1, 3, 4}: the class n mod 5 = 1 stated INCONCLUSIVE and inside the NOT-UAP range."""
-    _premise(cert, "PAT-BUDGET-VIEW")["data"]["classes"]["residues"] = [0, 1, 3, 4]
-    _entries(cert)[-1]["residues"] = [0, 1, 3, 4]
-    _entries(cert)[-1]["condition"] = _from(55, _mod_is(5, [0, 1, 3, 4]))
+    """Both forged to {0, 3, 4}: the class n mod 5 = 0 stated INCONCLUSIVE and inside the UAP range."""
+    _premise(cert, "PAT-BUDGET-VIEW")["data"]["classes"]["residues"] = [0, 3, 4]
+    _entries(cert)[-1]["residues"] = [0, 3, 4]
+    _entries(cert)[-1]["condition"] = _from(55, _mod_is(5, [0, 3, 4]))
+
+
+def _complement_twice(cert):
+    """Both forged to {1, 3, 4}: the class n mod 5 = 1 stated NOT-UAP and INCONCLUSIVE."""
+    _premise(cert, "PAT-BUDGET-VIEW")["data"]["classes"]["residues"] = [1, 3, 4]
+    _entries(cert)[-1]["residues"] = [1, 3, 4]
+    _entries(cert)[-1]["condition"] = _from(55, _mod_is(5, [1, 3, 4]))
 
 
 def _jumps_condition_odd(cert):
@@ -146,13 +160,15 @@ MUTANTS = [
     (BUDGET, _fewer_residues, "restates no premise's classes"),
     (BUDGET, _another_rule, "restates no premise's classes"),
     (BUDGET, _not_uap_on_open_classes, "(PAT-BUDGET-VIEW, undecided) gives INCONCLUSIVE"),
-    (BUDGET, _verdict_on_the_range, "states a verdict on classes the verdict's range does not exclude"),
+    (BUDGET, _inconclusive_on_refuted_classes, "(PAT-BUDGET-CLASS, proved) gives NOT-UAP"),
+    (BUDGET, _not_uap_from_an_earlier_length, "is not the range"),
     (BUDGET, _condition_off, "does not hold exactly on its classes (it fails at n = 59"),
-    (BUDGET, _condition_beyond, "does not hold exactly on its classes (it holds at n = 56, off the classes)"),
+    (BUDGET, _condition_beyond, "does not hold exactly on its classes (it holds at n = 55, off the classes)"),
     (BUDGET, _condition_of_another_period, "does not hold exactly on its classes"),
     (BUDGET, _no_condition, "states a verdict with no condition"),
     (BUDGET, _complement_short, "the lengths below the range are None"),
     (BUDGET, _complement_overlapping, "states a verdict on classes the verdict's range does not exclude"),
+    (BUDGET, _complement_twice, "both state the classes n ≡ 1 (mod 5)"),
     (EVEN_JUMPS, _jumps_condition_odd, "does not hold exactly on its classes (it holds at n = 3, off the classes)"),
     (EVEN_JUMPS, _jumps_condition_every_n, "does not hold exactly on its classes"),
     (EVEN_JUMPS, _jumps_odd_classes, "at n = 3 the pattern is strongly connected"),
@@ -169,10 +185,9 @@ def test_a_forged_class_entry_is_named(source, forge, named):
 
 
 def test_the_same_classes_written_with_another_modulus_are_accepted():
-    """n mod 10 ∈ {0, 3, 4, 5, 8, 9} is n mod 5 ∈ {0, 3, 4}; n mod 4 ∈ {0, 2} is n even: restatements."""
+    """n mod 10 ∈ {3, 4, 8, 9} is n mod 5 ∈ {3, 4}; n mod 4 ∈ {0, 2} is n even: restatements."""
     budget = _cert(BUDGET)
-    _entries(budget)[-1].update(modulus=10, residues=[0, 3, 4, 5, 8, 9],
-                                condition=_from(55, _mod_is(10, [0, 3, 4, 5, 8, 9])))
+    _entries(budget)[-1].update(modulus=10, residues=[3, 4, 8, 9], condition=_from(55, _mod_is(10, [3, 4, 8, 9])))
     jumps = _cert(EVEN_JUMPS)
     _entries(jumps)[0]["condition"] = _from(3, _mod_is(4, [0, 2]))
     assert _problems(budget) == [] and _problems(jumps) == []
