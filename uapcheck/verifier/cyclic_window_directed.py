@@ -15,6 +15,7 @@ from functools import lru_cache
 from math import ceil
 from typing import Optional, Sequence
 
+import numpy as np
 import sympy
 
 from .. import spec as S
@@ -49,53 +50,55 @@ def _attended(w: int, outside: Sequence[int], n: int) -> list[set[int]]:
     return rows
 
 
-def _distances(rows: list[set[int]]) -> Optional[list[list[int]]]:
-    """dist[i][x] = d(x → i) for every root i, by breadth-first search along the attended positions (bit sets)."""
+def _padded(rows: Sequence[set[int]], n: int) -> np.ndarray:
+    """The rows of positions as an array, each sorted and padded with n (a sentinel position)."""
+    out = np.full((len(rows), max(len(r) for r in rows)), n, dtype=np.int64)
+    for v, r in enumerate(rows):
+        out[v, :len(r)] = sorted(r)
+    return out
+
+
+def _distances(rows: list[set[int]]) -> Optional[np.ndarray]:
+    """dist[i, x] = d(x → i) for every root i, by breadth-first search along the attended positions, every root at
+    once (a frontier row per root); None when some position never reaches some root."""
     n = len(rows)
-    masks = [sum(1 << x for x in row) for row in rows]
-    out = []
-    for i in range(n):
-        dist = [-1] * n
-        dist[i] = 0
-        seen = edge = 1 << i
-        d = 0
-        while edge:
-            d += 1
-            grown = 0
-            for x in _members(edge):
-                grown |= masks[x]
-            edge = grown & ~seen
-            seen |= edge
-            for x in _members(edge):
-                dist[x] = d
-        if -1 in dist:
-            return None
-        out.append(dist)
-    return out
+    pre: list[set[int]] = [set() for _ in range(n)]
+    for x, row in enumerate(rows):
+        for y in row:
+            pre[y].add(x)
+    back = _padded(pre, n)  # the positions x whose row holds y
+    dist = np.full((n, n), -1, dtype=np.int64)
+    np.fill_diagonal(dist, 0)
+    seen = np.eye(n, dtype=bool)
+    edge = np.zeros((n, n + 1), dtype=bool)  # the sentinel column stays False
+    edge[:, :n] = seen
+    d = 0
+    while edge.any():
+        d += 1
+        grown = edge[:, back].any(axis=2) & ~seen
+        seen |= grown
+        dist[grown] = d
+        edge[:, :n] = grown
+    return None if (dist < 0).any() else dist
 
 
-def _cyclic_gaps(zone: list[int], n: int, reach: int) -> dict[int, int]:
-    """The positions within cyclic distance ``reach`` of ``zone``, each with that distance (a search along the cycle)."""
-    gaps = {z: 0 for z in zone}
-    edge = list(zone)
-    for step in range(1, reach + 1):
-        grown = []
-        for p in edge:
-            for q in ((p - 1) % n, (p + 1) % n):
-                if q not in gaps:
-                    gaps[q] = step
-                    grown.append(q)
-        edge = grown
-    return gaps
+def _cyclic_gaps(zone: np.ndarray) -> np.ndarray:
+    """For each root's row of the boolean zone, every position's cyclic distance from the nearest zone position (what
+    a search along the cycle gives)."""
+    n = zone.shape[1]
+    pos = np.arange(3 * n)
+    tiled = np.tile(zone, (1, 3))
+    last = np.maximum.accumulate(np.where(tiled, pos, -10 * n), axis=1)[:, n:2 * n]
+    after = np.minimum.accumulate(np.where(tiled, pos, 10 * n)[:, ::-1], axis=1)[:, ::-1][:, n:2 * n]
+    mid = pos[n:2 * n]
+    return np.minimum(mid - last, after - mid)
 
 
-def _members(bits: int) -> list[int]:
-    out = []
-    while bits:
-        x = (bits & -bits).bit_length() - 1
-        out.append(x)
-        bits &= bits - 1
-    return out
+def _row_ids(rows: np.ndarray) -> np.ndarray:
+    """An id per row, equal exactly for equal rows (the rows' bytes, sorted)."""
+    rows = np.ascontiguousarray(rows)
+    flat = rows.view(np.dtype((np.void, rows.dtype.itemsize * rows.shape[1]))).reshape(-1)
+    return np.unique(flat, return_inverse=True)[1].reshape(-1)
 
 
 def properties(w: int, outside: Sequence[int], n: int, rounds: int = ROUNDS) -> Optional[tuple[bool, bool]]:
@@ -104,53 +107,70 @@ def properties(w: int, outside: Sequence[int], n: int, rounds: int = ROUNDS) -> 
 
 
 def _properties(heads: list[list[set[int]]], w: int, far_span: int, rounds: int) -> Optional[tuple[bool, bool]]:
-    """Both properties for heads given by their N_h(v) (v = 0..n − 1, each holding v), distances in their union."""
+    """Both properties for heads given by their N_h(v) (v = 0..n − 1, each holding v), distances in their union. Every
+    root at distance D at once: a colour is an id of its key row (the previous colour, then per head the sorted colours
+    of the positions it attends to, or a mark for a far position, and of the ball positions attending to it), sorted
+    rows padded with -1, so two rows are equal exactly when their colour multisets are; ids are per round, as a
+    colour is only compared with colours of its own round."""
     n = len(heads[0])
-    rows = [set().union(*(head[v] for head in heads)) for v in range(n)]
-    dists = _distances(rows)
+    dists = _distances([set().union(*(head[v] for head in heads)) for v in range(n)])
     if dists is None:
         return None
-    d = max(max(row) for row in dists)
+    d = int(dists.max())
     t = (far_span + w - 1) // w
-    attending: list[list[set[int]]] = []
+    outs = [_padded(head, n) for head in heads]
+    intos = []
     for head in heads:
-        into: list[set[int]] = [set() for _ in range(n)]
+        attending: list[set[int]] = [set() for _ in range(n)]
         for v, row in enumerate(head):
             for x in row:
-                into[x].add(v)
-        attending.append(into)
-    names: dict = {}
-    decided: dict = {}
-    premise, swap = True, False
-    for dist in dists:
-        if max(dist) != d:
-            continue
-        zone = [x for x in range(n) if dist[x] >= d - t]
-        near_zone = _cyclic_gaps(zone, n, (rounds + 1) * far_span)
-        colour = {p: dist[p] for p in near_zone}
-        for r in range(1, rounds + 1):
-            keep = (rounds + 1 - r) * far_span
-            colour = {p: names.setdefault((r, colour[p],
-                                           tuple(tuple(sorted(colour[y] for y in head[p])) for head in heads)
-                                           if dist[p] < d else None,
-                                           tuple(tuple(sorted(colour[v] for v in into[p] if dist[v] < d))
-                                                 for into in attending)), len(names))
-                      for p in colour if near_zone[p] <= keep}
-        far = [u for u in range(n) if dist[u] == d]
-        seen = [tuple(frozenset(v for v in into[u] if dist[v] < d) for into in attending) for u in far]
-        if len(set(seen)) < len(seen):
-            swap = True
-        if not premise:
-            continue
-        for u in far:
-            for x in zone:
-                if x == u:
-                    continue
-                both = tuple(tuple(sorted(colour[v] for v in into[u] & into[x] if dist[v] < d)) for into in attending)
-                key = (colour[u], colour[x], both)
-                edge = tuple(x in head[u] for head in heads)
-                if decided.setdefault(key, edge) != edge:
-                    premise = False
+                attending[x].add(v)
+        intos.append(_padded(attending, n))
+    roots = dists[dists.max(axis=1) == d]  # d(x → i) for the roots i with positions at distance D
+    count = roots.shape[0]
+    inner = np.concatenate([roots, np.full((count, 1), d)], axis=1) < d  # the ball; the sentinel is not in it
+    zone, far = roots >= d - t, roots == d
+    gap = _cyclic_gaps(zone)
+    colour = np.concatenate([roots, np.full((count, 1), -1)], axis=1)  # round 0: the distance; the sentinel -1
+    for r in range(1, rounds + 1):
+        pr, pp = np.nonzero(gap <= (rounds + 1 - r) * far_span)  # the (root, position) pairs coloured this round
+        col = pr[:, None]
+        parts = [colour[pr, pp][:, None]]
+        for o in outs:
+            c = np.sort(colour[col, o[pp]], axis=1)
+            c[roots[pr, pp] >= d] = -2  # a far position: its out-colours are not read
+            parts.append(c)
+        for into in intos:
+            members = into[pp]
+            parts.append(np.sort(np.where(inner[col, members], colour[col, members], -1), axis=1))
+        colour = np.full((count, n + 1), -3, dtype=np.int64)
+        colour[:, n] = -1
+        colour[pr, pp] = _row_ids(np.concatenate(parts, axis=1))
+    # a swap: two far positions of one root attended by the same ball positions (per head)
+    fr, fu = np.nonzero(far)
+    seen = [fr[:, None]] + [np.sort(np.where(inner[fr[:, None], into[fu]], into[fu], -1), axis=1) for into in intos]
+    ids = _row_ids(np.concatenate(seen, axis=1))
+    swap = len(np.unique(ids)) < len(ids)
+    # the premise: (colour of u, colour of x, the sorted colours of the ball positions attending to both) decides
+    # whether u attends to x, over every far u and zone x ≠ u of every root
+    zr, zx = np.nonzero(zone)
+    starts = np.concatenate([[0], np.cumsum(zone.sum(axis=1))])
+    lens = starts[fr + 1] - starts[fr]
+    offset = np.arange(int(lens.sum())) - np.repeat(np.cumsum(lens) - lens, lens)
+    ri, ui, xi = np.repeat(fr, lens), np.repeat(fu, lens), zx[np.repeat(starts[fr], lens) + offset]
+    pick = ui != xi
+    ri, ui, xi = ri[pick], ui[pick], xi[pick]
+    parts = [colour[ri, ui][:, None], colour[ri, xi][:, None]]
+    edges = np.zeros(len(ri), dtype=np.int64)
+    for h, into in enumerate(intos):
+        mu, mx = into[ui], into[xi]
+        both = (mu[:, :, None] == mx[:, None, :]).any(axis=2) & inner[ri[:, None], mu]
+        parts.append(np.sort(np.where(both, colour[ri[:, None], mu], -1), axis=1))
+        edges |= (outs[h][ui] == xi[:, None]).any(axis=1).astype(np.int64) << h
+    keys = _row_ids(np.concatenate(parts, axis=1))
+    order = np.lexsort((edges, keys))
+    keys, edges = keys[order], edges[order]
+    premise = not bool(((keys[1:] == keys[:-1]) & (edges[1:] != edges[:-1])).any())
     return premise, swap
 
 
