@@ -43,3 +43,19 @@ def test_a_verdict_range_below_its_premises_start_is_rejected(name, start, forge
     for low in forged:
         reasons = _rejections(_lowered(cert, low))
         assert any("below premise" in r and f"n ≥ {start}" in r for r in reasons), (low, reasons)
+
+
+def test_a_forged_range_constant_of_ten_to_the_twelve_is_not_read_length_by_length():
+    """The lengths below a range n ≥ 10¹² would be read one by one (a hang): the lengths check reads at most
+    by_class.LENGTHS_READ_TOP of them and names the rest, and the verifier ends at once without verifying the step."""
+    import time
+    cert = copy.deepcopy(certificate("strided_three_witness_n.uap"))
+    data = _verdict(cert)["data"]
+    data["range"]["args"][1] = 10 ** 12
+    start = time.process_time()
+    report = verify(cert)
+    assert time.process_time() - start < 30
+    verdict = next(s for s in report.steps if s.rule == "VERDICT-T1")
+    assert verdict.outcome != "verified", verdict
+    reasons = " ".join([verdict.reason] + list(report.problems))
+    assert "1,000,000,000,00" in reasons, reasons

@@ -423,8 +423,18 @@ def _threshold_bound(rel, n) -> "int | None":
     return abs(int(diff.coeff(n, 0)))
 
 
+#: the most lengths `lengths` reads the conditions at (the largest constant they compare n with, plus their period)
+LENGTHS_READ_TOP = 20_000
+
+
+class _TooManyLengths(Exception):
+    """The conditions' constants and period need more than LENGTHS_READ_TOP lengths read."""
+
+
 def _uncovered(conditions, n) -> "list[int] | None":
-    """The lengths n ≥ 1 where no condition holds, when finitely many (periodic from the largest constant on)."""
+    """The lengths n ≥ 1 where no condition holds, when finitely many (periodic from the largest constant on);
+    _TooManyLengths when reading them would take more than LENGTHS_READ_TOP lengths (a constant such as 10¹²
+    in a forged range would otherwise be read length by length)."""
     import sympy
     from math import lcm
     consts, moduli = [1], [1]
@@ -442,6 +452,9 @@ def _uncovered(conditions, n) -> "list[int] | None":
                     return None
                 moduli.append(int(a.args[1]))
     start, period = max(consts) + 1, lcm(*moduli)
+    if start + period - 1 > LENGTHS_READ_TOP:
+        raise _TooManyLengths(f"the conditions' largest constant and period ({start - 1}, {period}) would need "
+                              f"{start + period - 1:,} lengths read, more than {LENGTHS_READ_TOP:,}")
     out = []
     for v in range(1, start + period):
         values = [c.xreplace({n: sympy.Integer(v)}) for c in conditions]
@@ -491,7 +504,10 @@ def lengths(ctx, s) -> str:
                   if c.get("verdict") is not None]
     except (TreeError, KeyError, TypeError) as exc:
         raise Reject(f"the range or a class condition: {exc}") from None
-    want = _uncovered(conds, n)
+    try:
+        want = _uncovered(conds, n)
+    except _TooManyLengths as exc:
+        raise Trust(f"the lengths below the range are not re-derived: {exc}") from None
     if not isinstance(listed, list) or not all(isinstance(x, dict) and isinstance(x.get("n"), int)
                                                and not isinstance(x.get("n"), bool) for x in listed):
         raise Reject("the lengths below the range are not a list of lengths, each an integer n")
