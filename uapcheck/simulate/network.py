@@ -276,6 +276,11 @@ def _scalar_body(head: S.Head) -> S.Expr:
     return head.expr
 
 
+def _constants(model: Model, ar: Arithmetic) -> dict:
+    """The model's named constants as scalar values of the arithmetic `ar`."""
+    return {name: Value(ar.array(ar.const(v)), False) for name, v in model.constants.items()}
+
+
 class Network:
     """A `depth`-layer network of the family with random parameters (and a random positional
     encoding under `positional absolute`)."""
@@ -287,16 +292,20 @@ class Network:
         self.encoding = rng.normal(size=(model.n, model.d)) if model.spec.positional == "absolute" else None
 
     # -- one head --------------------------------------------------------------------------------
+    def _pairwise(self, head: S.Head, body, Q, K, ar: Arithmetic) -> Value:
+        """The expression `body` in the head's two names at every pair (q_i, k_j): shape (n, m) once broadcast."""
+        xq, yk = head.params
+        return evaluate(body, dict(_constants(self.model, ar), **{xq: Value(Q[:, None, :], True),
+                                                                  yk: Value(K[None, :, :], True)}), ar)
+
     def _kernel(self, head: S.Head, hp: HeadParams, Q, K, ar: Arithmetic):
         """The weight matrix k(q_i, k_j) (queries Q: (n, d), keys K: (m, d)) → (n, m)."""
-        consts = {name: Value(ar.array(ar.const(v)), False) for name, v in self.model.constants.items()}
         if head.kind in ("kernel", "score"):
-            xq, yk = head.params
-            env = dict(consts, **{xq: Value(Q[:, None, :], True), yk: Value(K[None, :, :], True)})
-            w = evaluate(_scalar_body(head), env, ar)
+            w = self._pairwise(head, _scalar_body(head), Q, K, ar)
             if w.vector:
                 raise SimulationUnsupported("the kernel is not a scalar", head.loc)
             return np.broadcast_to(w.array, (Q.shape[0], K.shape[0]))
+        consts = _constants(self.model, ar)
         (xname,) = head.params
         if head.random:
             W = ar.array(hp.features)
@@ -320,7 +329,7 @@ class Network:
         """The values of a fixed position term b(i, j) or c(i, j) on the n × n grid of positions."""
         n = model.n
         grid = np.arange(1, n + 1, dtype=float)
-        consts = {name: Value(ar.array(ar.const(v)), False) for name, v in model.constants.items()}
+        consts = _constants(model, ar)
         pi = ar.const(getattr(getattr(ar, "mp", None), "pi", np.pi))
         env = dict(consts, pi=Value(ar.array(pi), False),
                    **{pos.names[0]: Value(ar.array(grid)[:, None], False),
@@ -340,7 +349,7 @@ class Network:
         return weights
 
     def _kernel_pairs(self, head: S.Head, Qp, Kp, ar: Arithmetic):
-        consts = {name: Value(ar.array(ar.const(v)), False) for name, v in self.model.constants.items()}
+        consts = _constants(self.model, ar)
         xq, yk = head.params
         w = evaluate(_scalar_body(head), dict(consts, **{xq: Value(Qp, True), yk: Value(Kp, True)}), ar)
         if w.vector:
@@ -436,10 +445,7 @@ class Network:
         if (head.kind != "kernel" or not isinstance(body, S.Call) or body.fn != "exp" or len(body.args) != 1
                 or hp.E is not None or (head.position is not None and head.position.kind == "reweight")):
             return None
-        consts = {name: Value(ar.array(ar.const(v)), False) for name, v in self.model.constants.items()}
-        xq, yk = head.params
-        exponent = evaluate(body.args[0], dict(consts, **{xq: Value(Q[:, None, :], True),
-                                                          yk: Value(K[None, :, :], True)}), ar)
+        exponent = self._pairwise(head, body.args[0], Q, K, ar)
         if exponent.vector:
             return None
         logits = np.array(np.broadcast_to(exponent.array, (Q.shape[0], K.shape[0])), dtype=float)
@@ -498,7 +504,7 @@ class Network:
         if ffn.kind == "named":
             act = ACTIVATIONS[ffn.name](ar, pre)
         else:
-            consts = {name: Value(ar.array(ar.const(v)), False) for name, v in self.model.constants.items()}
+            consts = _constants(self.model, ar)
             act = evaluate(ffn.expr, dict(consts, **{ffn.var: Value(pre, False)}), ar)
             if act.vector:
                 raise SimulationUnsupported("the FFN activation is not a scalar", ffn.loc)
