@@ -543,7 +543,7 @@ def cyclic_covered_strided_theorem(n, w: int, s: int):
 
 #: Theorem F218 (lemma AH) in words: 2 layers on the class s | n
 DIVISIBLE_WHY = (
-    "Theorem F218: when s | n every rotation lies in G = D_n, and a permutation fixing a root and keeping every "
+    "Theorem F218: when s | n every rotation lies in G, the dihedral group, and a permutation fixing a root and keeping every "
     "neighbourhood within distance 1 of it is the identity or the reflection through it (lemma AH), so no view "
     "witness exists: D = 2 layers suffice")
 
@@ -551,7 +551,7 @@ DIVISIBLE_WHY = (
 def _covered_why(classes: tuple) -> str:
     """Why the count of `window(w) cyclic + strided(s)`, s ≤ 2w, holds on each class (F218 on s | n, F200's witness
     classes, the view argument elsewhere)."""
-    why = ("D = 2 layers on n ≡ 0 (mod s) (Theorem F218: every rotation lies in G = D_n, and a permutation fixing a "
+    why = ("D = 2 layers on n ≡ 0 (mod s) (Theorem F218: every rotation lies in G, the dihedral group, and a permutation fixing a "
            "root and keeping every neighbourhood within distance 1 of it is the identity or the reflection through it, "
            "lemma AH, so no view witness exists); D + 1 = 3 on the other classes (the view argument, D = 2 by Theorem "
            "F197)")

@@ -1224,7 +1224,7 @@ def _covered_heads(spec: S.Spec, n, connected: proof.Step, diameter):
         cert = CoveredStrideHeads(tuple(dict.fromkeys(_patterns(spec))), found, at)
         method = claim_of("Theorem F218 at n = ", f"{at:,}", " (", str(found.s), " | n, n ≥ ", str(found.low),
                           "): the union of the heads is `window(", str(found.w), ") cyclic + strided(", str(found.s),
-                          ")` with G = D_n = its automorphism group; by lemma AH a permutation keeping every "
+                          ")`, whose automorphism group G is the dihedral group; by lemma AH a permutation keeping every "
                           "neighbourhood of a root's ball is a rotation or a reflection, so no view witness exists "
                           "(for the heads either: one would be the union's)")
         return layers_step(connected, diameter, 2, True, method, family=cert), 2, None
@@ -1245,7 +1245,8 @@ def _covered_heads(spec: S.Spec, n, connected: proof.Step, diameter):
     every = len(found.least_residues) == found.s
     cert = CoveredStrideHeads(tuple(dict.fromkeys(_patterns(spec))), found, layers=layers,
                               least_classes=() if every else (found.s, found.least_residues))
-    divisible = ("on n ≡ 0 (mod " + str(found.s) + ") D = 2 layers suffice and are least (Theorem F218: G = D_n holds "
+    divisible = ("on n ≡ 0 (mod " + str(found.s) + ") D = 2 layers suffice and are least (Theorem F218: G, the "
+                 "dihedral group, holds "
                  "every rotation, and by lemma AH a permutation keeping every neighbourhood of a root's ball is a "
                  "rotation or a reflection, so no view witness of the union exists, nor of the heads, whose witness "
                  "would be the union's); on the other classes " if found.divisible else "")
