@@ -163,3 +163,10 @@ def assert_least_layers_verified(cert: dict, layers: int, forged_layers: int) ->
     outcomes = {s.rule: s.outcome for s in verify(cert).steps}
     assert outcomes["PAT-CONNECTED"] == VERIFIED and outcomes["PAT-LAYERS"] == VERIFIED
     assert rejects(forged(cert, "PAT-LAYERS", "layers", forged_layers), "PAT-LAYERS")
+
+
+def renamed_symbol(tree, old: str, new: str):
+    """An encoded formula tree (as certificates carry orders and conditions) with the symbol `old` written `new`."""
+    if isinstance(tree, dict):
+        return {"sym": new} if tree.get("sym") == old else {k: renamed_symbol(v, old, new) for k, v in tree.items()}
+    return [renamed_symbol(v, old, new) for v in tree] if isinstance(tree, list) else tree

@@ -6,7 +6,7 @@ from __future__ import annotations
 import copy
 
 import pytest
-from certificates import certificate_of, heads_certificate
+from certificates import certificate_of, heads_certificate, renamed_symbol
 
 from uapcheck.verifier import REJECTED, VERIFIED, verify
 
@@ -104,12 +104,6 @@ def test_a_group_named_otherwise_at_a_length_is_rejected(at_length):
     assert _outcome(cert).outcome == REJECTED
 
 
-def _renamed(tree, old: str, new: str):
-    if isinstance(tree, dict):
-        return {"sym": new} if tree.get("sym") == old else {k: _renamed(v, old, new) for k, v in tree.items()}
-    return [_renamed(v, old, new) for v in tree] if isinstance(tree, list) else tree
-
-
 def test_an_order_written_in_a_params_name_is_rejected():
     """n/2 written as q/2, q a param of the file: the order is not the class's (the length alone is read as n)."""
     cert = certificate_of("param q integer >= 1\n" + "".join(
@@ -117,9 +111,9 @@ def test_an_order_written_in_a_params_name_is_rejected():
     assert _outcome(cert).outcome == VERIFIED
     forged = copy.deepcopy(cert)
     for c in _mine(forged):
-        c["order"] = _renamed(c["order"], "n", "q")
+        c["order"] = renamed_symbol(c["order"], "n", "q")
     for c in _step(forged)["data"]["classes"]:
-        c["order"] = _renamed(c["order"], "n", "q")
+        c["order"] = renamed_symbol(c["order"], "n", "q")
     assert _outcome(forged).outcome == REJECTED
 
 

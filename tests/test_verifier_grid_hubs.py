@@ -96,23 +96,16 @@ def test_a_stated_order_that_is_no_class_formula_is_rejected(grid):
     assert _rejected(_tamper(grid, lambda c: c.update(order=encode(__import__("sympy").Integer(7)))))
 
 
-def _in_a_param(tree):
-    """The order tree with the length n written as the param q."""
-    if isinstance(tree, dict):
-        return {"sym": "q"} if tree.get("sym") == "n" else {k: _in_a_param(v) for k, v in tree.items()}
-    return [_in_a_param(v) for v in tree] if isinstance(tree, list) else tree
-
-
 def test_an_order_written_in_a_params_name_is_rejected():
     """Each class's formula in n written in q, a param of the file: not the class's order (only the length is n)."""
-    from certificates import certificate_of
+    from certificates import certificate_of, renamed_symbol
     cert = certificate_of("param q integer >= 1\n" + "".join(
         f"attention {{\n  kernel k(x, y) = exp(x . y)\n  pattern {p}\n}}\n" for p in ("blocks(3) + strided(2)", "star")))
     assert _group(verify(cert)).outcome == VERIFIED
     forged = copy.deepcopy(cert)
     step = _step(forged)
     for e in step["certificate"]["classes"]:
-        e["certificate"]["order"] = _in_a_param(e["certificate"]["order"])
+        e["certificate"]["order"] = renamed_symbol(e["certificate"]["order"], "n", "q")
     for c in step["data"]["classes"]:
-        c["order"] = _in_a_param(c["order"])
+        c["order"] = renamed_symbol(c["order"], "n", "q")
     assert _group(verify(forged)).outcome == REJECTED
