@@ -1,4 +1,5 @@
-"""The group a set of permutations generates, by brute force (for tests at a few vertices)."""
+"""Permutations for tests at a few vertices: the group a set of them generates (by brute force), and a coloured
+digraph relabelled by one."""
 from __future__ import annotations
 
 
@@ -14,3 +15,11 @@ def generated_group(gens: list, m: int) -> set:
                 seen.add(q)
                 frontier.append(q)
     return seen
+
+
+def relabelled(perm: list, arcs, colours: list) -> tuple[set, list]:
+    """The coloured digraph (arcs, colours) on 0..m − 1 with each vertex v renamed perm[v]."""
+    image_colours = [0] * len(colours)
+    for v, c in enumerate(colours):
+        image_colours[perm[v]] = c
+    return {(perm[u], perm[v]) for u, v in arcs}, image_colours

@@ -89,14 +89,10 @@ def test_a_stated_order_of_no_class_is_rejected(grid):
 
 def test_an_order_written_in_a_params_name_is_rejected():
     """Each class's formula in n written in q, a param of the file: not the class's order (only the length is n)."""
-    from certificates import certificate_of, renamed_symbol
+    from certificates import certificate_of, rename_class_orders
     cert = certificate_of("param q integer >= 1\n" + "".join(
         f"attention {{\n  kernel k(x, y) = exp(x . y)\n  pattern {p}\n}}\n" for p in ("blocks(4)", "strided(4)")))
     assert _group(verify(cert)).outcome == VERIFIED
     forged = copy.deepcopy(cert)
-    step = _step(forged)
-    for e in step["certificate"]["classes"]:
-        e["certificate"]["order"] = renamed_symbol(e["certificate"]["order"], "n", "q")
-    for c in step["data"]["classes"]:
-        c["order"] = renamed_symbol(c["order"], "n", "q")
+    rename_class_orders(_step(forged), "n", "q")
     assert _group(verify(forged)).outcome == REJECTED

@@ -15,7 +15,7 @@ import igraph
 import pytest
 
 from uapcheck import bliss
-from permutation_groups import generated_group  # tests/ is on sys.path
+from permutation_groups import generated_group, relabelled  # tests/ is on sys.path
 
 
 def _digraph(n: int, arcs) -> igraph.Graph:
@@ -52,10 +52,7 @@ def test_the_encodings_canonical_labelling_names_isomorphic_digraphs_alike(seed)
     n, arcs, colours = _random_case(rng)
     p = list(range(n))
     rng.shuffle(p)
-    image = {(p[u], p[v]) for u, v in arcs}
-    image_colours = [0] * n
-    for v in range(n):
-        image_colours[p[v]] = colours[v]
+    image, image_colours = relabelled(p, arcs, colours)
 
     def form(arcs_, colours_):
         order = bliss.canonical_permutation(_digraph(n, arcs_), colours_)  # order[k]: the vertex placed at k
@@ -130,10 +127,7 @@ def test_subdivided_digraphs_keep_their_group_and_canonical_form(seed):
     # canonical forms differ; a relabelled copy has the same form
     p = list(range(n))
     rng.shuffle(p)
-    image = {(p[u], p[v]) for u, v in arcs}
-    image_colours = [0] * n
-    for v in range(n):
-        image_colours[p[v]] = colours[v]
+    image, image_colours = relabelled(p, arcs, colours)
 
     def form(arcs_, colours_):
         order = bliss.canonical_permutation(_digraph(n, arcs_), colours_)

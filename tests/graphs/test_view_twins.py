@@ -20,7 +20,7 @@ from uapcheck.graphs.symmetry import symmetry_group
 from uapcheck.groups import orbits
 
 from .test_views import SMALL, _brute, _decide
-from permutation_groups import generated_group  # tests/ is on sys.path
+from permutation_groups import generated_group, relabelled  # tests/ is on sys.path
 
 
 def _brute_automorphisms(m: int, arcs: set, colours: list) -> list[tuple]:
@@ -109,10 +109,7 @@ def test_the_quotient_counts_generates_and_labels_as_brute_force_and_bliss(seed)
     # a relabelled copy has the same form; the form relabels the graph (it is the graph, up to isomorphism)
     perm = list(range(m))
     rng.shuffle(perm)
-    image = {(perm[u], perm[v]) for u, v in arcs}
-    image_colours = [0] * m
-    for v in range(m):
-        image_colours[perm[v]] = colours[v]
+    image, image_colours = relabelled(perm, arcs, colours)
     assert _form(m, image, image_colours) == _form(m, arcs, colours)
 
 
