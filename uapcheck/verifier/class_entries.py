@@ -30,11 +30,12 @@ from __future__ import annotations
 from math import lcm
 from typing import Optional
 
+from .by_class import LENGTHS_READ_TOP as READ_TOP  # the same limit as the lengths below a range
+
 #: the verdict a class premise's status gives on its classes
 VERDICT_OF = {"proved": "NOT-UAP", "refuted": "ILL-POSED", "undecided": "INCONCLUSIVE"}
-#: the largest period of a condition read (the lcm of its moduli and its entry's), and the most lengths read
+#: the largest period of a condition read (the lcm of its moduli and its entry's)
 PERIOD_TOP = 10_000
-READ_TOP = 20_000
 
 
 def _classes(modulus, residues) -> Optional[tuple[int, frozenset]]:
