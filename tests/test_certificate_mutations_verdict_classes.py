@@ -145,6 +145,14 @@ def _jumps_condition_every_n(cert):
     _entries(cert)[0]["condition"] = {"rel": ">=", "args": [{"sym": "n"}, 3]}
 
 
+def _jumps_condition_of_a_hidden_period(cert):
+    """Even n ≥ 3, or n/63 mod 2 = 1: the Mod's period is 126, not 2, so read at n = 1…5 it is the even lengths,
+    and it holds at n = 63, an odd length of the UAP range (past the lengths the NOT-UAP re-check reads)."""
+    odd_63rd = {"rel": "==", "args": [{"op": "mod", "args": [{"op": "*", "args": [{"q": [1, 63]}, {"sym": "n"}]}, 2]},
+                                      1]}
+    _entries(cert)[0]["condition"] = {"or": [_from(3, _mod_is(2, [0])), odd_63rd]}
+
+
 def _jumps_odd_classes(cert):
     """The disconnection's classes, its entry and the range all moved to the odd lengths (the premise's own check
     is not run here): NOT-UAP is then printed at n = 3, 5, …, where the verifier's arcs are strongly connected."""
@@ -171,6 +179,7 @@ MUTANTS = [
     (BUDGET, _complement_twice, "both state the classes n ≡ 1 (mod 5)"),
     (EVEN_JUMPS, _jumps_condition_odd, "does not hold exactly on its classes (it holds at n = 3, off the classes)"),
     (EVEN_JUMPS, _jumps_condition_every_n, "does not hold exactly on its classes"),
+    (EVEN_JUMPS, _jumps_condition_of_a_hidden_period, "is not one of n mod integers"),
     (EVEN_JUMPS, _jumps_odd_classes, "at n = 3 the pattern is strongly connected"),
 ]
 

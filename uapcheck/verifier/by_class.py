@@ -406,12 +406,15 @@ def same_on_kept_classes(ctx, side: set, layers, want) -> bool:
 
 def _threshold_bound(rel, n) -> "int | None":
     """A bound on the n where the relation's truth can change: |c| for a·n + c ⋈ 0 with integers a, c; the
-    integers it compares with for a relation of Mods of n alone; None otherwise (a rational slope or a floor of n
-    changes truth beyond its constants, so the relation is not read)."""
+    integers it compares with for a relation of Mods of n alone, each Mod(a·n + c, m) with integers a, c
+    (`_linear_mod`: periodic with period m); None otherwise (a rational slope or a floor of n changes truth beyond
+    its constants, and Mod(n/62, 2) has period 124, not 2, so the relation is not read)."""
     import sympy
     diff = sympy.expand(rel.lhs - rel.rhs)
     mods = {a: sympy.Dummy() for a in diff.atoms(sympy.Mod) if n in a.free_symbols}
     if mods:
+        if not all(_linear_mod(a, n) for a in mods):
+            return None
         if n in diff.xreplace(mods).free_symbols:
             return None
         return max([0] + [abs(int(x)) for x in (rel.lhs, rel.rhs) if isinstance(x, sympy.Integer)])
