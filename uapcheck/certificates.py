@@ -35,6 +35,18 @@ def _exact(value) -> Any:
     return proof._jsonable(value)
 
 
+def _order_in_length(cls, order: Any, length_symbol: Any, n: sympy.Symbol) -> sympy.Expr:
+    """A stated group order with the length's symbol (`length_symbol`, as the engine named it) read as n: any other
+    free symbol (a param's name where the length is meant) is a refusal, never read as the length."""
+    order = sympy.sympify(order, strict=True)  # safe: strict (no text parsed)
+    if not isinstance(length_symbol, sympy.Symbol):
+        _reject(cls, "the certificate names no symbol for the length")
+    others = order.free_symbols - {length_symbol}
+    if others:
+        _reject(cls, f"the order {order} names {', '.join(sorted(map(str, others)))}, not the length {length_symbol}")
+    return order.xreplace({length_symbol: n})
+
+
 @exact_cache()  # σ's second difference at the same point in almost every derivation of a batch
 def _nonzero_at(expression, point: tuple) -> bool:
     """`expression` at the exact point (pairs symbol, value) is shown non-zero."""
@@ -1624,6 +1636,9 @@ class HeadIntersection(Certificate):
     #: a concrete length n the step states G at (Theorem F125 (a)): it lies in the stated class, and the order
     #: is the class's at n; None: symbolic n
     length: Any = None
+    #: the symbol the order names the length by, as the engine that built the order named it (the file's symbolic
+    #: length, or n for a class's formula read at a concrete length): only it is read as n, any other symbol refused
+    length_symbol: Any = field(kw_only=True)
     kind = "head intersection"
 
     def check(self) -> None:
@@ -1633,8 +1648,7 @@ class HeadIntersection(Certificate):
             _reject(HeadIntersection, "re-deciding the intersection gives other classes or ranges")
             return
         n = sympy.Symbol("n", integer=True, positive=True)
-        order = sympy.sympify(self.order, strict=True)  # safe: strict (no text parsed)
-        order = order.xreplace({s: n for s in order.free_symbols})  # the length, whatever its name
+        order = _order_in_length(HeadIntersection, self.order, self.length_symbol, n)
         if self.length is not None:
             self._check_length(found, order, n)
             return
@@ -1718,6 +1732,9 @@ class PartitionHeads(Certificate):
     #: a concrete length the step states G at (Theorem F126): it lies in the class whose formula `order` is, from
     #: the class's bound on; None: symbolic n
     length: Any = None
+    #: the symbol the order names the length by, as the engine that built the order named it (the file's symbolic
+    #: length, or n for a class's formula read at a concrete length): only it is read as n, any other symbol refused
+    length_symbol: Any = field(kw_only=True)
     kind = "partition heads"
 
     def check(self) -> None:
@@ -1727,8 +1744,7 @@ class PartitionHeads(Certificate):
             _reject(PartitionHeads, "re-deciding the two partition heads gives other classes or ranges")
             return
         n = sympy.Symbol("n", integer=True, positive=True)
-        order = sympy.sympify(self.order, strict=True)  # safe: strict (no text parsed)
-        order = order.xreplace({s: n for s in order.free_symbols})
+        order = _order_in_length(PartitionHeads, self.order, self.length_symbol, n)
         mine = [c for c in again.classes if is_zero(c.expression(n, again.modulus) - order)]
         if not mine:
             _reject(PartitionHeads, f"the order {self.order} is not a class's")
@@ -1767,6 +1783,9 @@ class GridHubsGroup(Certificate):
     patterns: tuple        # the distinct heads' spec.Patterns, in order of first occurrence
     found: Any             # graphs.grid_hub_heads.GridHubs
     order: Any             # the stated group's order (an expression in n)
+    #: the symbol the order names the length by, as the engine that built the order named it (the file's symbolic
+    #: length, or n for a class's formula read at a concrete length): only it is read as n, any other symbol refused
+    length_symbol: Any = field(kw_only=True)
     kind = "grid hub heads"
 
     def check(self) -> None:
@@ -1776,8 +1795,7 @@ class GridHubsGroup(Certificate):
             _reject(GridHubsGroup, "re-deciding the heads gives other classes or ranges")
             return
         n = sympy.Symbol("n", integer=True, positive=True)
-        order = sympy.sympify(self.order, strict=True)  # safe: strict (no text parsed)
-        order = order.xreplace({x: n for x in order.free_symbols})
+        order = _order_in_length(GridHubsGroup, self.order, self.length_symbol, n)
         if not any(is_zero(c.expression(n, again.modulus) - order) for c in again.classes):
             _reject(GridHubsGroup, f"the order {self.order} is not a class's")
 
@@ -1801,6 +1819,9 @@ class ParityHubsGroup(Certificate):
     order: Any             # the stated group's order
     #: a concrete length the step states G at (its class, from the class's bound on); None: symbolic n
     length: Any = None
+    #: the symbol the order names the length by, as the engine that built the order named it (the file's symbolic
+    #: length, or n for a class's formula read at a concrete length): only it is read as n, any other symbol refused
+    length_symbol: Any = field(kw_only=True)
     kind = "cyclic parity hubs"
 
     def check(self) -> None:
@@ -1816,8 +1837,8 @@ class ParityHubsGroup(Certificate):
             _reject(ParityHubsGroup, f"n = {self.length} is not a length of Theorem F221's class n ≡ {self.residue} "
                                      f"(mod 2), n ≥ {low}")
         want = PH.order_of(code, n if self.length is None else sympy.Integer(self.length))
-        order = sympy.sympify(self.order, strict=True)  # safe: strict (no text parsed)
-        if not is_zero(want - order.xreplace({s: n for s in order.free_symbols})):
+        order = _order_in_length(ParityHubsGroup, self.order, self.length_symbol, n)
+        if not is_zero(want - order):
             _reject(ParityHubsGroup, f"the order {self.order} is not Theorem F221's {want} on the class")
 
     def to_json(self) -> Any:
@@ -1841,6 +1862,9 @@ class CyclicHeadsGroup(Certificate):
     order: Any             # the stated group's order (an expression in n; an integer at a concrete length)
     #: a concrete length the step states G at (the closed form read there, n ≥ low); None: symbolic n
     length: Any = None
+    #: the symbol the order names the length by, as the engine that built the order named it (the file's symbolic
+    #: length, or n for a class's formula read at a concrete length): only it is read as n, any other symbol refused
+    length_symbol: Any = field(kw_only=True)
     kind = "cyclic window heads"
 
     def check(self) -> None:
@@ -1850,13 +1874,13 @@ class CyclicHeadsGroup(Certificate):
         if not again or again[0].intersection[1:] != (self.found, self.low):
             _reject(CyclicHeadsGroup, "re-deciding the heads gives another zone, case or range")
             return
-        order = sympy.sympify(self.order, strict=True)  # safe: strict (no text parsed)
+        order = _order_in_length(CyclicHeadsGroup, self.order, self.length_symbol, n)
         want = again[0].order
         if self.length is not None:
             if not isinstance(self.length, int) or isinstance(self.length, bool) or self.length < self.low:
                 _reject(CyclicHeadsGroup, f"n = {self.length} is not a length of Theorem F153's range n ≥ {self.low}")
             want = want.xreplace({n: sympy.Integer(self.length)})
-        if not is_zero(want - order.xreplace({s: n for s in order.free_symbols})):
+        if not is_zero(want - order):
             _reject(CyclicHeadsGroup, f"the order {self.order} is not Theorem F153's {want}")
 
     def to_json(self) -> Any:
@@ -2002,12 +2026,17 @@ class HeadLayers(Certificate):
     #: a concrete length the step states the count at (Theorem F125 (b)), and that count; None: symbolic n
     length: Any = None
     count: Any = None
+    #: the symbol `found` names the length by, as the engine that decided it named it (the file's symbolic length, or n
+    #: for a decision read at a concrete length): the decision is re-run with it
+    length_symbol: Any = field(kw_only=True)
     kind = "head layers"
 
     def check(self) -> None:
         from .graphs import head_layers as HL
         from .graphs.closed_groups import closed_group
-        n = sympy.Symbol("n", integer=True, positive=True)
+        n = self.length_symbol
+        if not isinstance(n, sympy.Symbol) or n.is_integer is not True or n.is_positive is not True:
+            _reject(HeadLayers, "the certificate names no positive integer symbol for the length")
         grp = closed_group(list(self.patterns), n, {}, [None] * len(self.patterns), "none")
         again = HL.least_layers(list(self.patterns), grp.cases if grp else None, n)
         if again is None or again != self.found:

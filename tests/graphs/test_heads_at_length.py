@@ -12,7 +12,7 @@ import uapcheck
 from uapcheck.certificates import CertificateRejected, HeadIntersection
 from uapcheck.graphs.build import build_graph
 from uapcheck.graphs.closed_groups import closed_group
-from uapcheck.graphs.heads_at_length import class_of, group_at
+from uapcheck.graphs.heads_at_length import class_of, group_at, symbol
 from uapcheck.graphs.symmetry import symmetry_group
 from uapcheck.spec import Blocks, Dilated, Global, Offsets, PatternUnion, Star, Strided, Window
 
@@ -99,13 +99,14 @@ def test_the_kernel_checks_the_length_and_the_order():
     heads = (Window(3, True), U(Window(1, True), Dilated(3, 4)))
     case = group_at(heads, 1_000_000)
     found, stated, n = case.intersection
-    HeadIntersection(heads, found, stated, case.order, n).check()  # accepted
+    n_named = {"length_symbol": symbol()}  # the symbol the engine names the length by
+    HeadIntersection(heads, found, stated, case.order, n, **n_named).check()  # accepted
     with pytest.raises(CertificateRejected):
-        HeadIntersection(heads, found, stated, sympy.Integer(4), n).check()  # not the class's order
+        HeadIntersection(heads, found, stated, sympy.Integer(4), n, **n_named).check()  # not the class's order
     with pytest.raises(CertificateRejected):
-        HeadIntersection(heads, found, stated, case.order, 5).check()  # below the class's bound
+        HeadIntersection(heads, found, stated, case.order, 5, **n_named).check()  # below the class's bound
     with pytest.raises(CertificateRejected):
-        HeadIntersection(heads, found, stated, sympy.Symbol("n"), n).check()  # a symbolic order at a length
+        HeadIntersection(heads, found, stated, sympy.Symbol("n"), n, **n_named).check()  # a symbolic order at a length
 
 
 def _source(n: int, heads: list[str]) -> str:
@@ -166,11 +167,11 @@ def test_the_kernel_checks_the_count_at_the_length():
     pats = _parsed(["star", "offsets {-5, 3} cyclic"], 1_000_000)
     at = heads_layers_at(pats, 1_000_000)
     assert at is not None and at.layers == 3
-    HeadLayers(tuple(pats), at.found, 1_000_000, 3).check()
+    HeadLayers(tuple(pats), at.found, 1_000_000, 3, length_symbol=symbol()).check()
     with pytest.raises(CertificateRejected):
-        HeadLayers(tuple(pats), at.found, 1_000_000, 2).check()  # not the count there
+        HeadLayers(tuple(pats), at.found, 1_000_000, 2, length_symbol=symbol()).check()  # not the count there
     with pytest.raises(CertificateRejected):
-        HeadLayers(tuple(pats), at.found, 5, 3).check()  # below the range
+        HeadLayers(tuple(pats), at.found, 5, 3, length_symbol=symbol()).check()  # below the range
 
 
 # ---------------------------------------------------------------------------------------------

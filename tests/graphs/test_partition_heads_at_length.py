@@ -84,15 +84,15 @@ def test_the_kernel_checks_the_length_and_the_class():
     heads = HEADS[0]
     found = decide(list(heads))
     formula = partition_class_at(found, 1_048_577).expression(symbol(), found.modulus)
-    PartitionHeads(heads, found, formula, 1_048_577).check()  # accepted
+    PartitionHeads(heads, found, formula, 1_048_577, length_symbol=symbol()).check()  # accepted
     with pytest.raises(CertificateRejected):
-        PartitionHeads(heads, found, formula, 1_048_578).check()  # the length is in another class
+        PartitionHeads(heads, found, formula, 1_048_578, length_symbol=symbol()).check()  # the length is in another class
     other = partition_class_at(found, 1_048_578).expression(symbol(), found.modulus)  # 2·(⌊n/4⌋ − 1)!, not 6·
     assert sympy.simplify(other - formula) != 0
     with pytest.raises(CertificateRejected):
-        PartitionHeads(heads, found, other, 1_048_577).check()  # another class's formula
+        PartitionHeads(heads, found, other, 1_048_577, length_symbol=symbol()).check()  # another class's formula
     with pytest.raises(CertificateRejected):
-        PartitionHeads(heads, found, formula, 1).check()  # below every bound
+        PartitionHeads(heads, found, formula, 1, length_symbol=symbol()).check()  # below every bound
 
 
 def _source(n: int, heads: list[str]) -> str:

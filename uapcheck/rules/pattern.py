@@ -1180,12 +1180,14 @@ def _symbolic_layers(spec: S.Spec, n, params, grp, connected: proof.Step, diamet
     """Symbolic n with an exact D: (the PAT-LAYERS step, the count, the range of its proof or None)."""
     heads = _heads_layers(spec, n, params, grp, diameter)
     if heads is not None and not isinstance(n, sympy.Symbol):  # a concrete length (Theorem F125 (b))
-        cert = HeadLayers(tuple(dict.fromkeys(_patterns(spec))), heads.found, heads.n, heads.layers)
+        from ..graphs.heads_at_length import symbol
+        cert = HeadLayers(tuple(dict.fromkeys(_patterns(spec))), heads.found, heads.n, heads.layers,
+                          length_symbol=symbol())
         return (layers_step(connected, diameter, heads.layers, True,
                             claim_of(_heads_layers_method(heads.found), f"; here n = {heads.n:,} (Theorem F125 (b))"),
                             _witness_at(heads), family=cert), heads.layers, None)
     if heads is not None:
-        cert = HeadLayers(tuple(dict.fromkeys(_patterns(spec))), heads)
+        cert = HeadLayers(tuple(dict.fromkeys(_patterns(spec))), heads, length_symbol=n)
         return (layers_step(connected, diameter, heads.layers, True, _heads_layers_method(heads),
                             _heads_witness(heads), family=cert), heads.layers, sympy.Ge(n, heads.low))
     covered = _covered_heads(spec, n, connected, diameter)
@@ -1522,11 +1524,14 @@ def _group_certificate(spec: S.Spec, case, info):
     verifier); any other closed form: the engine's, trusted."""
     if case.intersection is None:
         return _closed_form(case, {"order": info.order}, spec.tokens)
+    from ..graphs.heads_at_length import symbol
+    n, _ = _symbols(spec)
+    named = {"length_symbol": n if isinstance(n, sympy.Symbol) else symbol()}  # the symbol the order names n by
     if case.intersection[0] == "cyclic window heads":  # Theorem F153
         from ..certificates import CyclicHeadsGroup
         _, found, low, *length = case.intersection  # a concrete length: the closed form read there
         return CyclicHeadsGroup(tuple(dict.fromkeys(_patterns(spec))), found, low, case.order,
-                                length[0] if length else None)
+                                length[0] if length else None, **named)
     if case.intersection[0] == "residue exchanging heads":  # Theorem F186
         from ..certificates import ResidueExchangesGroup
         _, found, residue, *length = case.intersection
@@ -1541,23 +1546,23 @@ def _group_certificate(spec: S.Spec, case, info):
         from ..certificates import ParityHubsGroup
         _, found, residue, *length = case.intersection
         return ParityHubsGroup(tuple(dict.fromkeys(_patterns(spec))), found, residue, case.order,
-                               length[0] if length else None)
+                               length[0] if length else None, **named)
     if case.intersection[0] == "grid hub heads":  # Theorem F171
         from ..certificates import GridHubsGroup
-        return GridHubsGroup(tuple(dict.fromkeys(_patterns(spec))), case.intersection[1], case.order)
+        return GridHubsGroup(tuple(dict.fromkeys(_patterns(spec))), case.intersection[1], case.order, **named)
     if case.intersection[0] == "partition heads":  # Theorem F72
         from ..certificates import PartitionHeads
         found, *length = case.intersection[1:]
         if length:  # a concrete length (Theorem F126): the class's formula in n, and the length it is read at
-            from ..graphs.heads_at_length import partition_class_at, symbol
+            from ..graphs.heads_at_length import partition_class_at
             c = partition_class_at(found, length[0])
             return PartitionHeads(tuple(dict.fromkeys(_patterns(spec))), found, c.expression(symbol(), found.modulus),
-                                  length[0])
-        return PartitionHeads(tuple(dict.fromkeys(_patterns(spec))), found, case.order)
+                                  length[0], length_symbol=symbol())
+        return PartitionHeads(tuple(dict.fromkeys(_patterns(spec))), found, case.order, **named)
     from ..certificates import HeadIntersection
     found, stated, *length = case.intersection  # a concrete length: Theorem F125 (a)
     return HeadIntersection(tuple(dict.fromkeys(_patterns(spec))), found, stated, case.order,
-                            length[0] if length else None)
+                            length[0] if length else None, **named)
 
 
 def _family_range(spec: S.Spec, n, params):
