@@ -137,6 +137,17 @@ CASES = [
     _case("tokens-zero", "tokens 0\n" + SOFTMAX, "0", "at least 1, got 0"),
     _case("tokens-twice", "tokens 4\ntokens 5\n" + SOFTMAX, "tokens", "given twice", nth=2),
     _case("dim-equals-tokens-name", "tokens m\ndim m\n" + SOFTMAX, "dim", "cannot be the same name"),
+    # a param named as the length or the dimension by default, or n beside a length of another name (the derivations
+    # name the length n: `tokens L` with `param n` read the param as the length, and ended in an internal error)
+    _case("param-n-beside-tokens-L",
+          "tokens L\nparam n integer >= 1\nattention { kernel k(x, y) = exp(x . y); pattern window(n) cyclic }\n",
+          "n integer", "the name the derivations give the sequence length `L`"),
+    _case("param-n-without-tokens",
+          "param n integer >= 1\nattention { kernel k(x, y) = exp(x . y); pattern window(n) cyclic }\n",
+          "n integer", "the sequence length (called n without a `tokens` line)"),
+    _case("param-d-without-dim",
+          "param d integer >= 1\nattention { kernel k(x, y) = exp(x . y); pattern window(d) cyclic }\n",
+          "d integer", "the token dimension (called d without a `dim` line)"),
     _case("window-zero", "attention { kernel k(x, y) = exp(x . y); pattern window(0) }\n", "0)",
           "at least 1, got 0"),
     _case("window-undeclared-name", "attention { kernel k(x, y) = exp(x . y); pattern window(v) }\n", "v)",

@@ -1803,6 +1803,7 @@ class _File:
         tokens = self._optional("tokens", "n")
         self.scope = dataclasses.replace(self.scope, tokens=tokens)
         dim = self._optional("dim", "d")
+        self._check_param_names(tokens, dim)
         if isinstance(tokens, str) and isinstance(dim, str) and tokens == dim:
             # Without a `dim` line the dimension is named d, so `tokens d` collides with it.
             where = self.single.get("dim") or self.single["tokens"]
@@ -1817,6 +1818,22 @@ class _File:
         self._check_analysed_together(heads, mixer, tokens, target, positional)
         return spec.Spec(self.path, architecture, tuple(self.cites), tokens, dim, tuple(self.params), heads, ffn,
                          positional, layers, expect, target, mixer=mixer)
+
+    def _check_param_names(self, tokens: spec.IntTerm, dim: spec.IntTerm) -> None:
+        """No param is named as the symbolic length or dimension when they take their default names n and d (a
+        `tokens` or `dim` line naming a param is refused where the size is read), nor n beside a symbolic length of
+        another name: the derivations name the length n inside, so `tokens L` with `param n` read the param as the
+        length (and ended in an internal error), and `param n` without a `tokens` line was the length itself."""
+        for param in self.params:
+            if param.name == tokens and "tokens" not in self.single:
+                why = "the sequence length (called n without a `tokens` line)"
+            elif param.name == dim and "dim" not in self.single:
+                why = "the token dimension (called d without a `dim` line)"
+            elif param.name == "n" and isinstance(tokens, str):
+                why = f"the name the derivations give the sequence length `{tokens}`"
+            else:
+                continue
+            raise _err(param.loc, f"param `{param.name}` is {why}; give the param another name")
 
     def _expectation(self) -> Optional[spec.Expectation]:
         """The `expect` line, or several for a split verdict: each with a length range `for n ...`, the ranges
