@@ -125,3 +125,42 @@ def test_a_symbolic_verdict_states_its_range():
 
 def test_a_concrete_length_is_stated():
     assert _certified(certificate("strided_dilated_1m.uap")).startswith("certified: UAP (at n = 1,048,576) · G = ")
+
+
+def test_a_count_least_on_some_classes_states_them():
+    """A count by class least on some classes (a least flag by class) states the classes its step's check re-derived
+    least, and sufficient on the others, in words (no formula parts); without them, sufficient everywhere."""
+    import re
+
+    import sympy
+    from uapcheck.verifier.check import Report
+    from uapcheck.verifier.report import statement_lines
+    from uapcheck.verifier.statement import Statement
+    report = Report("f.uap", "UAP", statement=Statement("UAP", "trivial", 1, sympy.Integer(3), False, (6, (0, 2, 3, 4, 5))))
+    line = statement_lines(report)[0]
+    assert line == ("  certified: UAP · G = trivial (order 1) · 3 attention layers (least for n mod 6 ∈ {0, 2, 3, 4, 5}; "
+                    "sufficient, not shown least, for n mod 6 = 1)")
+    assert not re.search(r"\\_|\*\*|\w\*\w|_\{", line)
+    report = Report("f.uap", "UAP", statement=Statement("UAP", "trivial", 1, sympy.Integer(3), False, (2, (0, 1))))
+    assert statement_lines(report)[0].endswith("3 attention layers (least)")  # every class: least
+
+
+def test_the_least_classes_stated_are_those_the_layer_check_re_derived(monkeypatch):
+    """`window(2) cyclic + offsets {4}` (Theorem F190): least on n mod 6 ≠ 1, D + 1 sufficient on n ≡ 1. The
+    statement reads the classes from the verifier's own check of the layer step (verifier/rules_families.py), so
+    the step's data alone does not make a class least."""
+    from certificates import certificate_of, softmax_source
+    from uapcheck.verifier import rules_families
+    cert = certificate_of(softmax_source("window(2) cyclic + offsets {4}"))
+    report = verify(cert)
+    assert report.ok and report.statement.least is False and report.statement.least_classes == (6, (0, 2, 3, 4, 5))
+    assert "mod 6 = 5 (least for n mod 6 ∈ {0, 2, 3, 4, 5}; sufficient, not shown least, for n mod 6 = 1)" in \
+        _certified(cert)
+    checked = rules_families.layers
+
+    def forgetful(ctx, s, fam):  # the same check, its record of the classes dropped
+        found = checked(ctx, s, fam)
+        ctx.least_classes.clear()
+        return found
+    monkeypatch.setattr(rules_families, "layers", forgetful)
+    assert "mod 6 = 5 (sufficient, not shown least); UAP at n = 1…20" in _certified(cert)

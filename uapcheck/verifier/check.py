@@ -147,6 +147,9 @@ class Context:
     symbols: dict
     cache: dict = field(default_factory=dict)
     unbound: list = field(default_factory=list)  # block values no check compared (blocks.py), by path
+    #: step id -> (L, residues): the classes of n mod L where a layer step's count is least, as that step's check
+    #: re-derived them (a least flag by class); the certified statement reads only these
+    least_classes: dict = field(default_factory=dict)
 
     def step(self, sid: str) -> dict:
         return self.steps[sid]

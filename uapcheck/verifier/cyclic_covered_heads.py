@@ -105,6 +105,8 @@ def layers(ctx, s):
     if data.get("least") is not every or data.get("least classes") != want:
         raise Reject(f"the least flag ({data.get('least')}, classes {data.get('least classes')}) is not Theorems "
                      f"F210 and F218's (least on {'every class' if every else want})")
+    if not every:  # re-derived here: the statement may say least on these classes
+        ctx.least_classes[s["id"]] = (st, on)
     for n in range(start, start + 2 * st):
         if n % st == 0 and divisible:
             problem = covered.lemma_ah_problem(w, st, n)

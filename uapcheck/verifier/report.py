@@ -24,10 +24,21 @@ def summary(report: Report) -> str:
     return f"NOT FULLY VERIFIED: the {report.verdict} verdict has trusted steps [{parts}]"
 
 
-def _count(layers, least, kind: str = "attention") -> str:
+def _count(layers, least, kind: str = "attention", least_classes=None) -> str:
     text = sympy.sstr(layers)
     unit = f"{kind} layer" if layers == 1 else f"{kind} layers"
-    return f"{text} {unit}" + {True: " (least)", False: " (sufficient, not shown least)", None: ""}[least]
+    return f"{text} {unit}" + _least_words(least, least_classes)
+
+
+def _least_words(least, least_classes=None) -> str:
+    """How far the count is shown least: everywhere, on the classes of n its step's check re-derived it least on (and
+    sufficient on the others), or nowhere."""
+    if least is False and least_classes:
+        modulus, on = least_classes
+        rest = [r for r in range(modulus) if r not in on]
+        return (f" (least for {_residues(modulus, on)}; sufficient, not shown least, for {_residues(modulus, rest)})"
+                if rest else " (least)")
+    return {True: " (least)", False: " (sufficient, not shown least)", None: ""}[least]
 
 
 def _residues(modulus: int, residues) -> str:
@@ -68,9 +79,9 @@ def statement_lines(report: Report) -> list[str]:
             parts.append((f"{st.unit} layers by n mod {modulus}: {listed}"
                           if constant or tangled or st.layers_text is None else
                           f"{st.layers_text} {st.unit} layers ({listed})")
-                         + {True: " (least)", False: " (sufficient, not shown least)", None: ""}[st.least])
+                         + _least_words(st.least, st.least_classes))
         elif st.layers is not None:
-            parts.append(_count(st.layers, st.least, st.unit))
+            parts.append(_count(st.layers, st.least, st.unit, st.least_classes))
     line = " · ".join(parts)
     for verdict, where in st.others:  # the other classes, each with its verdict (§12)
         line += f"; {verdict} for {where}"

@@ -396,6 +396,8 @@ def layers(ctx, s, fam: families.Family):
     if data.get("least classes") != want_classes:
         raise Reject(f"the classes where the count is least, {data.get('least classes')}, are not Theorem "
                      f"{fam.theorem}'s {want_classes}")
+    if want_classes is not None:  # re-derived from the verifier's own table: the statement may say least there
+        ctx.least_classes[s["id"]] = (int(fam.least_classes[0]), tuple(int(r) for r in fam.least_classes[1]))
     low = _range(ctx, s, fam)
     _within_premise(ctx, s, low)
     if fam.layers_text:

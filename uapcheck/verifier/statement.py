@@ -35,6 +35,9 @@ class Statement:
     order: Optional[int] = None
     layers: Optional[sympy.Expr] = None
     least: Optional[bool] = None
+    #: with `least` False: (L, residues), the classes of n mod L where the layer step's check re-derived the count as
+    #: least (sufficient, not shown least, on the others); None: least nowhere in particular
+    least_classes: Optional[tuple] = None
     by_class: bool = False  # the verdict step states residue classes or lengths beside its range
     target: Optional[str] = None  # a verdict for a declared target class (TGT-VERDICT)
     symbolic_n: bool = False  # the input's n is a name: each step states the lengths it holds for
@@ -84,7 +87,7 @@ def certified(ctx, outcomes: Optional[dict] = None) -> Statement:
     g = ctx.cert.get("group") if isinstance(ctx.cert.get("group"), dict) else {}
     order = g.get("order") if isinstance(g.get("order"), int) and not isinstance(g.get("order"), bool) else None
     layers = _decoded(ctx.cert.get("layers"), ctx) if ctx.cert.get("layers") is not None else None
-    least, target, unit = None, None, "attention"
+    least, target, unit, least_classes = None, None, "attention", None
     if r["rule"] == "TGT-VERDICT":
         target, least = _target_class(ctx, r)
     elif is_theorem1(ctx):
@@ -95,6 +98,8 @@ def certified(ctx, outcomes: Optional[dict] = None) -> Statement:
         if steps:
             flag = (steps[-1].get("data") or {}).get("least")
             least = flag if isinstance(flag, bool) else None
+            if least is False:  # least on some classes: those the step's own check re-derived, not its data's
+                least_classes = ctx.least_classes.get(steps[-1]["id"])
         elif layers is not None and layers == 1:
             least = True  # one layer, and no family has fewer
         elif any(ctx.steps[p]["rule"] == "TD-MEANS" for p in ctx.steps):
@@ -105,7 +110,7 @@ def certified(ctx, outcomes: Optional[dict] = None) -> Statement:
     # residue classes or lengths the line below does not state (each class with its verdict, and the lengths, are)
     by_class = len(others) < len(stated) or (bool(data.get("lengths")) and below is None)
     return Statement(verdict, g.get("name") if isinstance(g.get("name"), str) else None, order, layers, least,
-                     by_class, target, symbolic_n, layers_by_residue=by_residue(layers, ctx),
+                     least_classes, by_class, target, symbolic_n, layers_by_residue=by_residue(layers, ctx),
                      unit=unit, alternatives=alternatives, where=where, others=others, below=below,
                      layers_text=condition_words(layers) if layers is not None else None,
                      unchecked_alternatives=skipped)
