@@ -28,6 +28,7 @@ from typing import Callable, Optional, Sequence
 
 from ..bignum import count_automorphisms
 from .build import PatternGraph, _derived, code_array
+from . import labelled_twins, view_twins
 from .. import bliss
 
 #: Above this many (layer, head) arcs summed over the depths tried, the view decision reports undecided.
@@ -286,7 +287,8 @@ class SeqViewDecision:
 
 class _RootedLayerView:
     """R_i^m for BLISS: positions 0..n−1 coloured by the largest ℓ with v ∈ V_ℓ; every arc is
-    subdivided by a vertex whose colour names its label set {(ℓ, h)} (ids shared across roots)."""
+    subdivided by a vertex whose colour names its label set {(ℓ, h)} (ids shared across roots) — or, when its twins
+    save view_twins.MIN_SAVED positions, its labelled twin quotient (graphs/labelled_twins.py, Theorem F223)."""
 
     def __init__(self, lists: _InLists, seq: LayerSequence, root0: int, m: int, label_ids: dict):
         n = seq.n
@@ -310,18 +312,34 @@ class _RootedLayerView:
                         code = u * n + v
                         labels[code] = get(code, 0) | bit
         self.n = n
-        self.graph = subdivided(n, [(divmod(code, n), labels[code]) for code in sorted(labels)], label_ids, m + 1,
-                                colours)
+        codes = sorted(labels)
+        # a view whose classes of twins save view_twins.MIN_SAVED positions is decided on its labelled twin quotient
+        # (Lemma AL, Theorem F223): whether it is depends on the number of classes, an isomorphism invariant, so
+        # isomorphic views are digested the same way
+        self.twins = None
+        if n - 1 >= view_twins.MIN_SAVED:
+            self.twins = labelled_twins.quotient(n, colours, [c // n for c in codes], [c % n for c in codes],
+                                                 [labels[c] for c in codes])
+        if self.twins is None:
+            self.graph = subdivided(n, [(divmod(code, n), labels[code]) for code in codes], label_ids, m + 1, colours)
         self.colours = colours
 
     def automorphism_order(self) -> int:
+        if self.twins is not None:
+            return self.twins.automorphism_order()
         return count_automorphisms(self.graph, color=self.colours)
 
     def automorphism_generators(self) -> list[tuple[int, ...]]:
+        if self.twins is not None:
+            return [tuple(k + 1 for k in g) for g in self.twins.generators()]
         gens = bliss.generators(self.graph, self.colours)
         return [tuple(k + 1 for k in g[:self.n]) for g in gens]
 
     def canonical(self) -> tuple[list[int], str]:
+        """(the canonical labelling, the digest of the canonical form): the whole view's (arcs subdivided), or its
+        twin quotient's form (tagged, so never equal to a whole view's but by a SHA-256 collision)."""
+        if self.twins is not None:
+            return self.twins.digest()
         return canonical_digest(self.graph, self.colours)
 
 
@@ -394,6 +412,8 @@ def decide_depth(seq: LayerSequence, m: int, group_order: int, generators: Seque
         if digest in seen:
             other = seen[digest]
             lab_j = labellings[other]
+            if len(lab_j) != len(lab):  # a quotient's form and a whole view's: a SHA-256 collision, never assumed
+                return SeqViewDecision(None, reason="two canonical digests coincided without an isomorphism")
             inv_j = [0] * len(lab_j)
             for v, k in enumerate(lab_j):
                 inv_j[k] = v
