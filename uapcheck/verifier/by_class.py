@@ -434,27 +434,41 @@ class _TooManyLengths(Exception):
     """The conditions' constants and period need more than LENGTHS_READ_TOP lengths read."""
 
 
+def condition_window(cond, n) -> "tuple[int, int] | str":
+    """(B, P): from B + 1 on the condition of n is periodic with period P (B the largest constant its relations
+    compare n with, `_threshold_bound`; P the lcm of its moduli); words when it is not read so."""
+    import sympy
+    from math import lcm
+    if cond.free_symbols - {n}:
+        return f"it names {', '.join(sorted(str(x) for x in cond.free_symbols - {n}))} beside n"
+    bound, moduli = 0, [1]
+    for rel in cond.atoms(sympy.Rel):
+        found = _threshold_bound(rel, n)
+        if found is None:
+            return f"its relation {rel} is not one of n mod integers or a·n + c with integers a, c"
+        bound = max(bound, found)
+    for a in cond.atoms(sympy.Mod):
+        if n in a.free_symbols:
+            if not isinstance(a.args[1], sympy.Integer) or int(a.args[1]) < 1:
+                return f"{a} has no integer modulus"
+            moduli.append(int(a.args[1]))
+    return bound, lcm(*moduli)
+
+
 def _uncovered(conditions, n) -> "list[int] | None":
     """The lengths n ≥ 1 where no condition holds, when finitely many (periodic from the largest constant on);
     _TooManyLengths when reading them would take more than LENGTHS_READ_TOP lengths (a constant such as 10¹²
     in a forged range would otherwise be read length by length)."""
     import sympy
     from math import lcm
-    consts, moduli = [1], [1]
+    bounds, periods = [1], [1]
     for c in conditions:
-        for rel in c.atoms(sympy.Rel):
-            if rel.free_symbols - {n}:
-                return None
-            const = _threshold_bound(rel, n)
-            if const is None:
-                return None
-            consts.append(const)
-        for a in c.atoms(sympy.Mod):
-            if n in a.free_symbols:
-                if not isinstance(a.args[1], sympy.Integer):
-                    return None
-                moduli.append(int(a.args[1]))
-    start, period = max(consts) + 1, lcm(*moduli)
+        window = condition_window(c, n)
+        if isinstance(window, str):
+            return None
+        bounds.append(window[0])
+        periods.append(window[1])
+    start, period = max(bounds) + 1, lcm(*periods)
     if start + period - 1 > LENGTHS_READ_TOP:
         raise _TooManyLengths(f"the conditions' largest constant and period ({start - 1}, {period}) would need "
                               f"{start + period - 1:,} lengths read, more than {LENGTHS_READ_TOP:,}")

@@ -31,6 +31,7 @@ from math import lcm
 from typing import Optional
 
 from .by_class import LENGTHS_READ_TOP as READ_TOP  # the same limit as the lengths below a range
+from .by_class import condition_window as _window  # the same reading of a condition as the lengths below a range
 
 #: the verdict a class premise's status gives on its classes
 VERDICT_OF = {"proved": "NOT-UAP", "refuted": "ILL-POSED", "undecided": "INCONCLUSIVE"}
@@ -73,28 +74,6 @@ def _meet(a: tuple, b: tuple) -> Optional[int]:
     """A residue of n mod lcm(a's modulus, b's) in both classes, or None."""
     both = lcm(a[0], b[0])
     return next((t for t in range(both) if t % a[0] in a[1] and t % b[0] in b[1]), None)
-
-
-def _window(cond, n) -> "tuple[int, int] | str":
-    """(B, P): from B + 1 on the condition is periodic with period P (B the largest constant its relations compare
-    n with, P the lcm of its moduli); words when it is not read so."""
-    import sympy
-
-    from .by_class import _threshold_bound
-    if cond.free_symbols - {n}:
-        return f"it names {', '.join(sorted(str(x) for x in cond.free_symbols - {n}))} beside n"
-    bound, moduli = 0, [1]
-    for rel in cond.atoms(sympy.Rel):
-        found = _threshold_bound(rel, n)
-        if found is None:
-            return f"its relation {rel} is not one of n mod integers or a·n + c with integers a, c"
-        bound = max(bound, found)
-    for a in cond.atoms(sympy.Mod):
-        if n in a.free_symbols:
-            if not isinstance(a.args[1], sympy.Integer) or int(a.args[1]) < 1:
-                return f"{a} has no integer modulus"
-            moduli.append(int(a.args[1]))
-    return bound, lcm(*moduli)
 
 
 def exact_on(cond, n, classes: tuple) -> Optional[str]:
