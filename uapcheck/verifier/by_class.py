@@ -498,6 +498,20 @@ def _resolved(pattern, name: str, n: int):
     return pattern
 
 
+def reach_at(ctx, value: int) -> "tuple[list, bool, int]":
+    """(the heads' arcs, strongly connected, the diameter of the strongly connected union, else the largest finite
+    distance) at the length `value`, by BFS on the verifier's own arcs; ValueError (or KeyError, TypeError) when a
+    pattern size is a parameter (no arcs at a length alone)."""
+    from . import patterns
+    heads = [patterns.head_arcs(h.pattern if value == 1 else _resolved(h.pattern, ctx.spec.tokens, value), value)
+             for h in ctx.spec.heads]  # one position: no arc, whatever the sizes
+    outs = patterns.union_out(heads, value)
+    dists = [patterns.bfs(outs, j) for j in range(1, value + 1)]
+    connected = all(d is not None for row in dists for d in row[1:])
+    diameter: int = max((d for row in dists for d in row[1:] if d is not None), default=0)
+    return heads, connected, diameter
+
+
 def lengths(ctx, s) -> str:
     """The verdict step's lengths below its range: exactly the lengths no stated condition covers (the range and
     the classes stated beside it, decoded here), and at each one the verdict agrees with BFS on the verifier's own
@@ -505,7 +519,6 @@ def lengths(ctx, s) -> str:
     re-decide; UAP: strongly connected with the diameter at most the count, and the count within the budget).
     Returns the words for the step's reason ("" without lengths)."""
     import sympy
-    from . import patterns
     from .check import Reject, Trust
     from .trees import TreeError, decode_condition
     data = s.get("data") or {}
@@ -539,14 +552,9 @@ def lengths(ctx, s) -> str:
             raise Reject(f"n = {value} is not a length the file allows (a global or sinks part exceeds it): no verdict "
                          "is stated there")
         try:
-            heads = [patterns.head_arcs(h.pattern if value == 1 else _resolved(h.pattern, ctx.spec.tokens, value),
-                                        value) for h in ctx.spec.heads]  # one position: no arc, whatever the sizes
+            heads, connected, diameter = reach_at(ctx, value)
         except (ValueError, KeyError, TypeError) as exc:
             raise Trust(f"the lengths below the range: n = {value}: {exc}") from None
-        outs = patterns.union_out(heads, value)
-        dists = [patterns.bfs(outs, j) for j in range(1, value + 1)]
-        connected = all(d is not None for row in dists for d in row[1:])
-        diameter: int = max((d for row in dists for d in row[1:] if d is not None), default=0)
         cap = value if budget == ctx.spec.tokens else budget if isinstance(budget, int) else None
         if verdict == "NOT-UAP" and connected and (cap is None or cap >= diameter):
             if cap is None:
@@ -736,7 +744,6 @@ def not_uap_range(ctx, s) -> str:
     theorem, which is a view witness's business). Rejects a length of R where none of these holds, so no NOT-UAP
     is stated below the obstruction's range; "" for another verdict or without a range, words otherwise."""
     import sympy
-    from . import patterns
     from .check import Reject
     from .trees import TreeError, decode_condition
     data = s.get("data") or {}
@@ -760,16 +767,11 @@ def not_uap_range(ctx, s) -> str:
         if where.xreplace({n: sympy.Integer(value)}) is not sympy.true:
             continue
         try:
-            heads = [patterns.head_arcs(h.pattern if value == 1 else _resolved(h.pattern, ctx.spec.tokens, value),
-                                        value) for h in ctx.spec.heads]  # one position: no arc, whatever the sizes
+            _, connected, diameter = reach_at(ctx, value)
         except (ValueError, KeyError, TypeError) as exc:
             # a pattern size that is a parameter: no arcs at a length alone; the range is the obstruction premise's
             return (f"; the NOT-UAP range {where} is not re-checked at lengths ({exc}): it rests on the obstruction "
                     "premise's check")
-        outs = patterns.union_out(heads, value)
-        dists = [patterns.bfs(outs, j) for j in range(1, value + 1)]
-        connected = all(d is not None for row in dists for d in row[1:])
-        diameter = max((d for row in dists for d in row[1:] if d is not None), default=0)
         if connected and not (isinstance(budget, int) and budget < diameter) and not by_budget:
             raise Reject(f"n = {value} lies in the NOT-UAP range {where}, but the pattern is strongly connected "
                          f"(D = {diameter}) and no budget premise states that range")

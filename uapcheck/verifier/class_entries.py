@@ -117,8 +117,7 @@ def _not_uap_problem(ctx, cond, n, premise) -> Optional[str]:
     words for the first such n."""
     import sympy
 
-    from . import patterns
-    from .by_class import RANGE_TOP, _resolved
+    from .by_class import RANGE_TOP, reach_at
     from .trees import TreeError, decode_condition
     if premise["rule"] == "PAT-BUDGET-CLASS":
         try:
@@ -141,14 +140,9 @@ def _not_uap_problem(ctx, cond, n, premise) -> Optional[str]:
                 return f"at n = {value} the taps' sum sets fill Z_{value} at depth {depth}"
             continue
         try:
-            heads = [patterns.head_arcs(h.pattern if value == 1 else _resolved(h.pattern, ctx.spec.tokens, value),
-                                        value) for h in ctx.spec.heads]
+            _, connected, diameter = reach_at(ctx, value)
         except (ValueError, KeyError, TypeError):
             return None  # a pattern size that is a parameter: no arcs at a length alone (the premise's check)
-        outs = patterns.union_out(heads, value)
-        dists = [patterns.bfs(outs, j) for j in range(1, value + 1)]
-        connected = all(d is not None for row in dists for d in row[1:])
-        diameter = max((d for row in dists for d in row[1:] if d is not None), default=0)
         if connected and not (budget is not None and budget < diameter):
             return f"at n = {value} the pattern is strongly connected (D = {diameter}) within the budget"
     return None
