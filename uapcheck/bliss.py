@@ -114,7 +114,7 @@ def _encoded_on_arrays(graph, color: Optional[Sequence[int]]):
     colours = np.concatenate((np.where(path, 4 * base + 3, 4 * base), extra))
     edges = np.concatenate((inner, np.stack((u, in_end[v]), axis=1)))
     encoded = igraph.Graph.__new__(igraph.Graph)
-    igraph.GraphBase.__init__(encoded, n + 2 * k, list(zip(edges[:, 0].tolist(), edges[:, 1].tolist())), False)
+    igraph.GraphBase.__init__(encoded, n + 2 * k, zip(edges[:, 0].tolist(), edges[:, 1].tolist()), False)
     return encoded, colours.tolist()
 
 

@@ -62,8 +62,8 @@ from ..groups import (NamedGroup, factorial_order_latex, factorial_order_text, r
                       symmetric_generators)
 from ..spec import BIAS_KINDS
 from ..groups import bucket_kind, offset_class
-from .build import (PatternGraph, _no_gc, code_array, code_endpoints, edge_order, endpoints, neighbour_lists,
-                    to_igraph)
+from .build import (PatternGraph, _derived, _no_gc, code_array, code_endpoints, edge_order, endpoints,
+                    neighbour_lists, to_igraph)
 from .. import bliss
 
 POSITIONAL_KINDS = ("none", "absolute")
@@ -708,13 +708,13 @@ def _quotient(st: _Structure, classes: list[list[int]]):
     """
     n = st.n
     q = len(classes)
-    g = to_igraph(st.support)
     if q == n:  # no twins: the support itself, one colour
         colours = [0] * n
         if st.labels is None:
-            return g, colours
-        js, is_ = endpoints(st.support)
+            return to_igraph(st.support), colours
+        js, is_ = endpoints(st.support)  # labelled: the subdivided graph alone, the support's igraph is not needed
         return _encode(n, colours, js, is_, st.edge_labels())
+    g = to_igraph(st.support)
     kinds: dict[tuple, int] = {(1, None): 0}
     colours = [0] * q  # singletons
     for k, members in enumerate(classes):
@@ -1040,7 +1040,7 @@ class _Solution:
         st = self.st
         qgraph, colours = self._raw_quotient or _quotient(st, self.classes)
         # no twins and no labels: the quotient is the support's own igraph, and its arc arrays serve
-        same = len(self.classes) == st.n and qgraph is to_igraph(st.support)
+        same = len(self.classes) == st.n and qgraph is _derived(st.support).get("igraph")  # made by _quotient if so
         with _no_gc():
             qcolours = _invariant_colours(qgraph, colours, st.support if same else None)
         self._quotient = (qgraph, qcolours)
