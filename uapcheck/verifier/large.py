@@ -569,18 +569,41 @@ def stated_generators(data: dict) -> Optional[list]:
     return gens
 
 
-def group(ctx, s):
+def stated_order(ctx, s):
+    """The group step's order: an Integer, a Factorial (n!, N!), or (mantissa as text, exponent) for the bounded form."""
     data = s.get("data") or {}
-    stated_generators(data)
     from .trees import decode
     if data.get("order") is None:
         # an order too long for the certificate's integers is stated in the bounded form "≈ m × 10^e"
         # (the certificate's `order`): the recomputed order is compared with that statement
-        claimed = _approximate_order(s, ctx.spec.tokens)
-    else:
-        claimed = decode(data.get("order"), ctx.symbols)
-        if not claimed.is_Integer:
-            raise Reject("the group's order is not stated as an integer")
+        return _approximate_order(s, ctx.spec.tokens)
+    claimed = decode(data.get("order"), ctx.symbols)
+    if not claimed.is_Integer:
+        raise Reject("the group's order is not stated as an integer")
+    return claimed
+
+
+def twin_order(claimed, q_order: int, sizes) -> str:
+    """|Aut| = q_order · ∏ |C|! over the twin classes of the given sizes, compared with the stated order (never
+    multiplied out when long): the words of the match; Reject when it differs, Trust when it is not settled."""
+    order = FactoredOrder(q_order, sizes)
+    if isinstance(claimed, tuple):
+        if not agrees_with(order, *claimed):
+            raise Reject(f"|Aut| = {q_order} · ∏ |C|! over the twin classes is not ≈ {claimed[0]} × 10^{claimed[1]}")
+        return f"agrees with the stated ≈ {claimed[0]} × 10^{claimed[1]} (to one unit in its last digit)"
+    same = equals(order, claimed)
+    if same is None:
+        raise Trust(f"|Aut| = {order.show()} is compared with the stated {claimed.n}! by Legendre's formula only "
+                    f"up to {MAX_SIEVED:,}")
+    if not same:
+        raise Reject(f"|Aut| = {q_order} · ∏ |C|! over the twin classes is not the stated order")
+    return "equals the stated order"
+
+
+def group(ctx, s):
+    data = s.get("data") or {}
+    stated_generators(data)
+    claimed = stated_order(ctx, s)
     gens = data.get("generators")
     if isinstance(gens, list):
         for g in gens:
@@ -605,20 +628,8 @@ def group(ctx, s):
         # 1,048,576 positions, no twins): a resource limit, never a traceback
         raise Trust(f"nauty could not allocate the quotient on {len(parts)} classes: the group is not "
                     "re-derived") from None
-    order = FactoredOrder(q_order, (len(members) for members, _ in parts))  # never multiplied out when long
-    if isinstance(claimed, tuple):
-        if not agrees_with(order, *claimed):
-            raise Reject(f"|Aut| = {q_order} · ∏ |C|! over the twin classes is not ≈ {claimed[0]} × 10^{claimed[1]}")
-    else:
-        same = equals(order, claimed)
-        if same is None:
-            raise Trust(f"|Aut| = {order.show()} is compared with the stated {claimed.n}! by Legendre's formula only "
-                        f"up to {MAX_SIEVED:,}")
-        if not same:
-            raise Reject(f"|Aut| = {q_order} · ∏ |C|! over the twin classes is not the stated order")
+    stated = twin_order(claimed, q_order, [len(members) for members, _ in parts])
     big = sorted((len(m) for m, _ in parts if len(m) > 1), reverse=True)
-    stated = (f"agrees with the stated ≈ {claimed[0]} × 10^{claimed[1]} (to one unit in its last digit)"
-              if isinstance(claimed, tuple) else "equals the stated order")
     return VERIFIED, (f"twin classes recomputed on the interval model ({len(parts)} classes; sizes ≥ 2: "
                       f"{big[:6]}{'…' if len(big) > 6 else ''}), each checked to be a module (every permutation "
                       f"of it is an automorphism) and maximal; the coloured quotient's group by nauty (order "

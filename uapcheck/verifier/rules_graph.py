@@ -3,7 +3,7 @@ from __future__ import annotations
 
 import itertools
 
-from . import (complete_head, cyclic_covered_heads, depth_one, far_sets, global_unions, groups, head_layers, invariants, labelled_window, large, lemmas,
+from . import (complete_head, cyclic_covered_heads, depth_one, far_sets, global_unions, grid_cells, groups, head_layers, invariants, labelled_window, large, lemmas,
                named_structure, patterns, rules_families, spanning_bound, twin_class_maps, twin_stand_in,
                views)
 from .check import VERIFIED, Reject, Trust, checker
@@ -169,7 +169,7 @@ def _connected(ctx, s):  # noqa: C901 - one route per kind of connectivity state
     except LargeN:
         # several heads at a large n: their union's theorem read at n (Theorem F125 (c))
         return (rules_families.several_heads_at(ctx, s) or _lemma_at_length(ctx, s) or _window_union_at_length(ctx, s)
-                or large.connected(ctx, s))
+                or grid_cells.connected(ctx, s) or large.connected(ctx, s))
     data = s.get("data") or {}
     if data.get("pair") == [None, None]:  # a closed form's diameter without a pair: the verifier's own lemma at n
         by_lemma = _lemma_at_length(ctx, s)
@@ -781,7 +781,8 @@ def _large_layers(ctx, s):
         by_far_sets = far_sets.check(ctx, s, d)  # Theorem F132 on the seeded bound of Theorem F131
         if by_far_sets:
             return by_far_sets
-        by_twins = twin_stand_in.layers(ctx, s, d) or twin_class_maps.layers(ctx, s, d)  # F196 (c), F181
+        by_twins = (grid_cells.layers(ctx, s, d)  # F181 on the cells of blocks(b) + strided(s)
+                    or twin_stand_in.layers(ctx, s, d) or twin_class_maps.layers(ctx, s, d))  # F196 (c), F181
         if by_twins:
             return by_twins
         raise Trust(f"D layers claimed sufficient by a search the verifier does not repeat at n = {n}")
@@ -790,7 +791,8 @@ def _large_layers(ctx, s):
 
 def _large_group(ctx, s):
     data = s.get("data") or {}
-    found = _lemma_at_length(ctx, s) or labelled_window.group(ctx, data)  # Theorem F135's trivial group (§16.5)
+    found = (_lemma_at_length(ctx, s) or labelled_window.group(ctx, data)  # Theorem F135's trivial group (§16.5)
+             or grid_cells.group(ctx, s))  # blocks(b) + strided(s) on its cells
     if found:
         return found
     why = large.forward_chain(ctx)

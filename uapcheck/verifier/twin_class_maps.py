@@ -226,30 +226,58 @@ def witness_root(into: list, sizes: list, d: int) -> tuple[Optional[int], int]:
     return None, nodes
 
 
+def _applies(ctx, s: dict, d: int) -> bool:
+    """The step's certificate is the twin quotient's at the true sizes (no stand-in: that is Theorem F196 (c),
+    `twin_stand_in`), for one plain head and D ≥ 2."""
+    from . import twin_stand_in
+    spec = ctx.spec
+    if (not twin_stand_in.applies(s) or len(spec.heads) != 1 or spec.positional != "none" or spec.heads[0].bias
+            or spec.heads[0].position is not None or d < 2):
+        return False
+    return not any(isinstance(entry, dict) and "stand-in size" in entry for entry in s["certificate"]["data"]["twin classes"])
+
+
 def layers(ctx, s: dict, d: int):
     """PAT-LAYERS: D = d layers, least, on the verifier's own twin quotient (module docstring); None when the step's
     certificate is not the twin quotient's at the true sizes or the pattern is not one plain head."""
     from . import large, twin_stand_in
-    spec = ctx.spec
-    if (not twin_stand_in.applies(s) or len(spec.heads) != 1 or spec.positional != "none" or spec.heads[0].bias
-            or spec.heads[0].position is not None or d < 2):
+    if not _applies(ctx, s, d):
         return None
-    listed = s["certificate"]["data"]["twin classes"]
-    if any(isinstance(entry, dict) and "stand-in size" in entry for entry in listed):
-        return None  # a stand-in: Theorem F196 (c) (`twin_stand_in`)
     cls = twin_stand_in.classes(ctx)
-    k = len(cls)
     sizes = [len(c) for c in cls]
+    _sizes_are_stated(s, sizes, "on the interval model")
+    if len(cls) > MAX_CLASSES:
+        raise Trust(f"{len(cls)} twin classes: the class maps are searched here for at most {MAX_CLASSES}")
+    into = twin_stand_in.quotient(large._spans(ctx), cls)
+    return decide(d, sizes, into, [c[0] for c in cls], "on the interval model")
+
+
+def layers_on(ctx, s: dict, d: int, sizes: list, into: list, firsts: list, where: str):
+    """PAT-LAYERS as `layers`, on a twin quotient another module of the verifier found (its classes maximal, each a
+    module): sizes, In-sets and first members, found `where`; None when the step is not the twin quotient's."""
+    if not _applies(ctx, s, d):
+        return None
+    _sizes_are_stated(s, sizes, where)
+    return decide(d, sizes, into, firsts, where)
+
+
+def _sizes_are_stated(s: dict, sizes: list, where: str) -> None:
     stated = _sizes_stated(s)
     if stated is None or sorted(stated) != sorted(sizes):
         raise Reject(f"the certificate's twin classes have the sizes {sorted(stated or [])[:8]}, the pattern's "
-                     f"(re-derived on the interval model) {sorted(sizes)[:8]}")
+                     f"(re-derived {where}) {sorted(sizes)[:8]}")
+
+
+def decide(d: int, sizes: list, into: list, firsts: list, where: str):
+    """D = d layers, least, on the twin quotient with class sizes `sizes`, In-sets `into` and first members `firsts`
+    (the verifier's own, found `where`): the theorem's hypotheses, the quotient's diameter, then the class-map search
+    at every root orbit (VERIFIED, why); Reject at a witness or another diameter, Trust outside the hypotheses."""
+    k = len(sizes)
     if k > MAX_CLASSES:
         raise Trust(f"{k} twin classes: the class maps are searched here for at most {MAX_CLASSES}")
-    into = twin_stand_in.quotient(large._spans(ctx), cls)
     if len(set(into)) != k:
         raise Trust("two twin classes share their key set: the class-map search needs distinct ones")
-    if any(len(c) >= 2 and t not in into[t] for t, c in enumerate(cls)):
+    if any(c >= 2 and t not in into[t] for t, c in enumerate(sizes)):
         raise Trust("a twin class of two or more positions does not attend to itself")
     found = quotient_diameter(into, sizes)
     if found != d:
@@ -260,9 +288,9 @@ def layers(ctx, s: dict, d: int):
         raise Trust("pynauty is not installed: the class permutations are not re-derived") from None
     if root is not None:
         raise Reject(f"{d} layers do not suffice: the class maps of {THEOREMS} give a view witness of depth {d} at "
-                     f"the members of the twin class of position {cls[root][0]} (the verifier's own quotient of {k} "
+                     f"the members of the twin class of position {firsts[root]} (the verifier's own quotient of {k} "
                      f"classes at their true sizes)")
-    return VERIFIED, (f"{THEOREMS}: the verifier's own twin classes ({k}, on the interval model, their sizes the "
+    return VERIFIED, (f"{THEOREMS}: the verifier's own twin classes ({k}, {where}, their sizes the "
                       f"certificate's) and quotient, key sets pairwise distinct; Aut_c(Q) by nauty; no class map at "
                       f"any root gives a view witness of depth {d} ({nodes} partial maps, each prefix cut by its "
                       f"types' sizes), so D = {d} layers suffice")
