@@ -59,3 +59,17 @@ def test_a_forged_range_constant_of_ten_to_the_twelve_is_not_read_length_by_leng
     assert verdict.outcome != "verified", verdict
     reasons = " ".join([verdict.reason] + list(report.problems))
     assert "1,000,000,000,00" in reasons, reasons
+
+
+def test_a_range_whose_lengths_below_are_trusted_is_still_held_to_the_other_checks():
+    """causal.uap (NOT-UAP for n ≥ 2, UAP at n = 1) with its range forged to also hold at n = 1 through a relation
+    with the constant 10⁶: the lengths below it are trusted (more than LENGTHS_READ_TOP to read), but the NOT-UAP
+    range is still re-checked at its first lengths, and n = 1 (one position, strongly connected) is named. The step
+    was trusted: the lengths' check ended the step's checks."""
+    cert = copy.deepcopy(certificate("causal.uap"))
+    data = _verdict(cert)["data"]
+    assert data["range"] == {"rel": ">=", "args": [{"sym": "n"}, 2]} and _rejections(cert) == []
+    data["range"] = {"or": [data["range"], {"and": [{"rel": "<=", "args": [{"sym": "n"}, 1]},
+                                                    {"rel": "!=", "args": [{"sym": "n"}, 10 ** 6]}]}]}
+    verdict = next(s for s in verify(cert).steps if s.rule == "VERDICT-T1")
+    assert verdict.outcome == "rejected" and "n = 1 lies in the NOT-UAP range" in verdict.reason, verdict

@@ -40,10 +40,17 @@ def verdict(ctx, s):
         raise Reject(f"a {ctx.cert['verdict']} verdict step is {want}, not {s['status']}")
     from .by_class import ill_posed_range, lengths, not_uap_range, range_within_premises, two_key_range
     below = range_within_premises(ctx, s)  # a UAP range starts no lower than the premises it rests on
-    below += lengths(ctx, s)  # the lengths below the stated range, when the step lists them (§12)
+    trusted = None
+    try:
+        below += lengths(ctx, s)  # the lengths below the stated range, when the step lists them (§12)
+    except Trust as exc:
+        trusted = exc  # named after the checks below, which still reject what they find (a range n ≥ 10¹² trusts
+        # the lengths below it, and must not pass a NOT-UAP range over a strongly connected length unnamed)
     below += not_uap_range(ctx, s)  # a NOT-UAP verdict's range, re-checked at its first lengths
     below += ill_posed_range(ctx, s)  # an ILL-POSED verdict's range: its refuted normaliser's (Lemma T, §4)
     below += two_key_range(ctx, s)  # a UAP resting on a form that needs two keys per row excludes n = 1 (§4)
+    if trusted is not None:
+        raise trusted
     return VERIFIED, ("inference: the verdict recomputed from its premises' statuses (Theorem 1 with the "
                       "fixed-m corollary; a proved obstruction gives NOT-UAP)" + below)
 
