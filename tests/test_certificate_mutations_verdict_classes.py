@@ -200,3 +200,17 @@ def test_the_same_classes_written_with_another_modulus_are_accepted():
     jumps = _cert(EVEN_JUMPS)
     _entries(jumps)[0]["condition"] = _from(3, _mod_is(4, [0, 2]))
     assert _problems(budget) == [] and _problems(jumps) == []
+
+
+def test_classes_with_moduli_of_ten_thousand_are_compared_at_once():
+    """An undecided premise and its entry forged to every class mod 9,999 and mod 10,000 (the same set of n, the
+    lcm of the moduli about 10⁸): the classes are compared through the gcd of the moduli, not residue by residue
+    mod the lcm, and the entry is named (the range n mod 5 = 0 does not exclude every class)."""
+    import time
+    cert = _cert(BUDGET)
+    _premise(cert, "PAT-BUDGET-VIEW")["data"]["classes"].update(modulus=9999, residues=list(range(9999)))
+    _entries(cert)[-1].update(modulus=10000, residues=list(range(10000)))
+    start = time.process_time()
+    found = _problems(cert)
+    assert time.process_time() - start < 15
+    assert any("states a verdict on classes the verdict's range does not exclude" in p for p in found), found

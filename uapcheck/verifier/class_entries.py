@@ -27,7 +27,7 @@ false was derived, but a false restatement of the derivation was printed as cert
 """
 from __future__ import annotations
 
-from math import lcm
+from math import gcd, lcm
 from typing import Optional
 
 from .by_class import LENGTHS_READ_TOP as READ_TOP  # the same limit as the lengths below a range
@@ -64,16 +64,39 @@ def lists(entries: list, modulus: int, residues, verdict: str) -> bool:
                for e in entries)
 
 
+def _on_gcd(a: tuple, g: int) -> Optional[frozenset]:
+    """The residues mod g of the classes a = (m, residues mod m), g | m, when they are a union of classes mod g
+    (closed under + g mod m), else None."""
+    m, residues = a
+    if any((r + g) % m not in residues for r in residues):
+        return None
+    return frozenset(r % g for r in residues)
+
+
 def _same(a: tuple, b: tuple) -> bool:
-    """The same classes of n, compared on the residues of the lcm of both moduli."""
-    both = lcm(a[0], b[0])
-    return all((t % a[0] in a[1]) == (t % b[0] in b[1]) for t in range(both))
+    """The same classes of n. Equal sets of integers periodic with periods m and m′ are periodic with period
+    g = gcd(m, m′), so they are the same exactly when both are unions of classes mod g with the same residues mod g
+    (read in |a| + |b| steps, not on the lcm's residues, which forged moduli of 10⁴ would make 10⁸)."""
+    g = gcd(a[0], b[0])
+    on_a = _on_gcd(a, g)
+    return on_a is not None and on_a == _on_gcd(b, g)
 
 
 def _meet(a: tuple, b: tuple) -> Optional[int]:
-    """A residue of n mod lcm(a's modulus, b's) in both classes, or None."""
-    both = lcm(a[0], b[0])
-    return next((t for t in range(both) if t % a[0] in a[1] and t % b[0] in b[1]), None)
+    """A residue of n mod lcm(a's modulus, b's) in both classes, or None: n ≡ r (mod m) and n ≡ r′ (mod m′) meet
+    exactly when r ≡ r′ (mod gcd(m, m′)), at the n the Chinese remainder theorem gives."""
+    (m, ra), (mb, rb) = a, b
+    g = gcd(m, mb)
+    by_rest: dict = {}
+    for r in ra:
+        by_rest.setdefault(r % g, r)
+    for r2 in sorted(rb):
+        r = by_rest.get(r2 % g)
+        if r is not None:
+            # n = r + m·k with m·k ≡ r2 − r (mod mb): k = ((r2 − r)/g)·(m/g)⁻¹ mod mb/g
+            k = (r2 - r) // g * pow(m // g, -1, mb // g) % (mb // g) if mb // g > 1 else 0
+            return (r + m * k) % lcm(m, mb)
+    return None
 
 
 def exact_on(cond, n, classes: tuple) -> Optional[str]:
