@@ -196,3 +196,20 @@ def test_complete_graphs_adjacency_lists_are_the_arcs_grouped_in_their_order(n):
     assert connectivity.adjacency_lists(g) == (outs, ins)
     if n > 2:
         assert not connectivity._complete_in_code_order(n, sources[::-1], targets[::-1])
+
+
+@pytest.mark.parametrize("pattern, n", [(PatternUnion((Window(1), RandomPattern(2, seed=1))), 16_384),
+                                        (PatternUnion((Window(3), Global(2))), 8_192),
+                                        (Edges(((1, 1), (1, 2), (2, 1), (2, 3), (3, 3), (5, 1))), 6)])
+def test_large_graphs_neighbour_lists_are_igraphs_read_off_the_rows(pattern, n, monkeypatch):
+    """From NUMPY_DECODE_ARCS arcs on, the neighbour lists are read off the compressed rows without building the
+    igraph graph: equal to igraph's lists (ascending, the position itself left out when it has a loop), either way."""
+    from uapcheck.graphs import build
+    if n < 100:  # a small list with loops, through the same path
+        monkeypatch.setattr(build, "NUMPY_DECODE_ARCS", 1)
+    g = build_graph(pattern, n)
+    assert build._decoded_by_numpy(g)
+    got = {mode: build.neighbour_lists(g, mode) for mode in ("out", "in")}
+    assert "igraph" not in build._derived(g)
+    for mode in ("out", "in"):
+        assert got[mode] == build.to_igraph(g).neighborhood(None, order=1, mode=mode, mindist=1)

@@ -980,8 +980,29 @@ def neighbour_lists(graph: PatternGraph, mode: str) -> list[list[int]]:
     key = "neighbours " + mode
     if key not in cache:
         with _no_gc():
-            cache[key] = to_igraph(graph).neighborhood(None, order=1, mode=mode, mindist=1)
+            if _decoded_by_numpy(graph):
+                cache[key] = _lists_from_rows(graph, mode)
+            else:
+                cache[key] = to_igraph(graph).neighborhood(None, order=1, mode=mode, mindist=1)
     return cache[key]
+
+
+def _lists_from_rows(graph: PatternGraph, mode: str) -> list[list[int]]:
+    """``neighbour_lists`` of a large graph read off its compressed rows (``arc_arrays.graph_csr``: each row
+    ascending, as igraph's lists; a self-loop left out, as igraph's ``mindist=1`` leaves it), without building the
+    igraph graph: the same lists."""
+    import numpy as np
+
+    from .arc_arrays import graph_csr
+    indptr, tails = graph_csr(graph, mode)
+    n = graph.n
+    heads = np.repeat(np.arange(n, dtype=np.int64), np.diff(indptr))
+    loops = heads == tails
+    if bool(loops.any()):
+        tails = tails[~loops]
+        indptr = np.concatenate(([0], np.cumsum(np.bincount(heads[~loops], minlength=n)))).astype(np.int64)
+    flat, bounds = tails.tolist(), indptr.tolist()
+    return [flat[a:b] for a, b in zip(bounds, bounds[1:])]
 
 
 class LazyNeighbours:
