@@ -36,7 +36,7 @@ from typing import Callable, Iterable, Optional, Sequence
 
 from ..bignum import count_automorphisms
 from ..groups import offset_class, orbits
-from .build import PatternGraph
+from .build import PatternGraph, reversed_code_array
 from .. import bliss
 
 @dataclass(frozen=True)
@@ -764,22 +764,31 @@ class _OutsidePossible:
         self.indptr = np.concatenate(([0], np.cumsum(lengths)))
         self.targets = np.fromiter(chain.from_iterable(nb.outs), dtype=np.int64, count=int(self.indptr[-1]))
         self.outside = ~np.asarray(possible, dtype=bool)
-        self.codes = []
-        for h in range(nb.num_heads):  # head h's arcs u → v as v·n + u (u ≠ v), sorted: `Neighbourhoods.arc_codes`
-            lists = nb._head_lists[h]
-            sizes = np.fromiter(map(len, lists), dtype=np.int64, count=n)
-            u = np.fromiter(chain.from_iterable(lists), dtype=np.int64, count=int(sizes.sum()))
-            v = np.repeat(np.arange(n, dtype=np.int64), sizes)
-            keep = u != v
-            self.codes.append(np.sort(v[keep] * n + u[keep]))
+        codes = []
+        for g in nb.graphs:  # head h's arcs u → v as v·n + u (u ≠ v), sorted: `Neighbourhoods.arc_codes`
+            rev = reversed_code_array(g)  # the codes v·n + u of its in-lists (`neighbour_lists`), sorted
+            codes.append(rev[rev // n != rev % n])
+        # the arcs of up to HEADS_PER_TABLE heads in one sorted table, each with the heads holding it as bits (bit h
+        # for the table's h-th head): one search a side tells every head's arcs apart
+        self.tables = []
+        for first in range(0, len(codes), HEADS_PER_TABLE):
+            group = codes[first:first + HEADS_PER_TABLE]
+            table = np.sort(np.concatenate(group), kind="stable")  # sorted runs: merged (timsort)
+            if len(table):
+                table = table[np.concatenate(([True], table[1:] != table[:-1]))]
+            bits = np.zeros(len(table), dtype=np.int64)
+            for h, own in enumerate(group):
+                bits[np.searchsorted(table, own)] |= np.int64(1) << np.int64(h)
+            self.tables.append((table, bits))
 
-    def _holds(self, h: int, codes):
+    @staticmethod
+    def _heads_holding(table, bits, codes):
+        """The heads of one table holding each arc v·n + u of ``codes``, as bits (0: none)."""
         import numpy as np
-        table = self.codes[h]
         if not table.size:
-            return np.zeros(codes.shape, dtype=bool)
-        at = np.searchsorted(table, codes)
-        return table[np.minimum(at, table.size - 1)] == codes
+            return np.zeros(codes.shape, dtype=np.int64)
+        at = np.minimum(np.searchsorted(table, codes), table.size - 1)
+        return np.where(table[at] == codes, bits[at], 0)
 
     def flags(self, a, b):
         """Boolean per pair (a[k], b[k]): a changed position v ∉ {a, b} outside ``possible``."""
@@ -796,13 +805,15 @@ class _OutsidePossible:
         keep = (v != a[k]) & (v != b[k]) & self.outside[v]
         k, v = k[keep], v[keep]
         changed = np.zeros(len(k), dtype=bool)
-        for h in range(len(self.codes)):
-            changed |= self._holds(h, v * n + a[k]) != self._holds(h, v * n + b[k])
+        for table, bits in self.tables:  # some head holds one of a → v, b → v and not the other
+            changed |= self._heads_holding(table, bits, v * n + a[k]) != self._heads_holding(table, bits, v * n + b[k])
         out = np.zeros(len(a), dtype=bool)
         out[k[changed]] = True
         return out
 
 
+#: Heads whose arcs `_OutsidePossible` keeps in one table (their bits in an int64).
+HEADS_PER_TABLE = 62
 #: Pairs flagged at once by `_OutsidePossible` (the first batch small: the probe often ends early).
 OUTSIDE_BATCH_FIRST, OUTSIDE_BATCH_MOST = 64, 8192
 
