@@ -53,3 +53,23 @@ def test_no_resource_limit_is_named_where_the_lengths_fit_or_there_is_no_anchor(
     no_anchor = (Blocks(37), PatternUnion((Window(2, True), Strided(29))))  # no anchor: an open question
     assert HI.cost_refusal(no_anchor, N) is None
     assert HI.cost_refusal((Offsets((2, 4), True),), N) is None  # one head
+
+
+def test_the_anchors_are_found_once_for_both_passes_and_the_message(monkeypatch):
+    """The decision's two passes (`intersect_heads`, narrow then wide) and the message (`cost_refusal`) share the
+    anchors `heads_anchors` found, where each once found them again."""
+    found = []
+    anchors = HI.anchors
+
+    def counted(*args, **kwargs):
+        found.append(args[0])
+        return anchors(*args, **kwargs)
+    monkeypatch.setattr(HI, "anchors", counted)
+    HI.heads_anchors.cache_clear()
+    heads = (Blocks(59), PatternUnion((Window(2, True), Strided(7))))  # heads no other test here derives
+    text = "tokens n\n" + "".join(f"attention {{\n  kernel k(x, y) = exp(x . y)\n  pattern {p}\n}}\n"
+                                  for p in ("blocks(59)", "window(2) cyclic + strided(7)"))
+    r = uapcheck.check(text, "t.uap")
+    step = next(s for s in r.root.walk() if s.rule == "SYM-UNDECIDED")
+    assert "a resource limit" in str(step.evidence) + str(step.claim)
+    assert found == [heads], found

@@ -107,7 +107,7 @@ def closed_group(heads: Sequence[Pattern], n: Value, params: Optional[Mapping[st
     if several:
         # Theorems F35–F39 (certified, re-checked by the verifier) where they decide; the exact facts above
         # for the other n
-        mine = _several_heads([p for p, _ in pairs], [a for a, _ in distinct], n, params)
+        mine = _several_heads([p for p, _ in pairs], n, params)
         if mine is not None:
             return ClosedForm(tuple(mine.cases) + _below(found, mine, n))
         if found is None:  # nothing else decides: periodic symmetries exchanging residue classes (Theorem F186)
@@ -198,21 +198,11 @@ def _by_heads(distinct, biases, positional, n) -> Optional[ClosedForm]:
     return ClosedForm(tuple(cases)) if cases else None
 
 
-def _several_heads(patterns: list[Pattern], atoms: list[list[_Atom]], n, params) -> Optional[ClosedForm]:
+def _several_heads(patterns: list[Pattern], n, params) -> Optional[ClosedForm]:
     """Distinct unbiased heads at symbolic n: the exact intersection of graphs/head_intersection.py
     (Theorems F35–F39), from the heads' own closed forms; None when it does not decide."""
-    from .head_intersection import intersect
-    per_head = []
-    for a in atoms:
-        try:
-            per_head.append(_head_group(a, None, n))
-        except (_Undecided, ValueError, TypeError):
-            per_head.append(None)
-    try:
-        union = _head_group(_merge([x for a in atoms for x in a]), None, n)
-    except (_Undecided, ValueError, TypeError):
-        union = None
-    cases = intersect(patterns, per_head, n, params, union)
+    from .head_intersection import intersect_heads  # its anchors found once, for both passes
+    cases = intersect_heads(patterns, n, params)
     if not cases:
         from .partition_heads import group_cases  # two partition heads (Theorem F72)
         cases = group_cases(patterns, n, params)
@@ -223,7 +213,7 @@ def _several_heads(patterns: list[Pattern], atoms: list[list[_Atom]], n, params)
         from .cyclic_parity_hubs import group_cases as parity_cases
         cases = parity_cases(patterns, n, params)
     if not cases:  # F35–F39 again, representative lengths beyond MAX_REPRESENTATIVE_N
-        cases = intersect(patterns, per_head, n, params, union, wide=True)
+        cases = intersect_heads(patterns, n, params, wide=True)
     return ClosedForm(tuple(cases)) if cases else None
 
 

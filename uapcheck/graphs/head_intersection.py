@@ -49,6 +49,7 @@ from typing import Mapping, Optional, Sequence
 import sympy
 from sympy import And, Eq, Ge, Integer, Mod, Or
 
+from ..memo import exact_cache
 from ..spec import Pattern
 from .closed_forms import GroupCase, _Atom, _atoms, _is_int, _merge, _span, _Undecided
 
@@ -495,30 +496,20 @@ def cost_refusal(patterns: Sequence[Pattern], n: sympy.Symbol, params: Optional[
     """Why Theorems F35–F39 stated nothing, when the only reason is their cost limit: every anchor's representative
     lengths pass what the wide pass admits (a resource limit, named with the lengths that would fit); None when some
     anchor's lengths fit (it then failed on the mathematics, or decided) or there is no anchor."""
-    from .closed_groups import _head_group
     params = dict(params or {})
     patterns = tuple(dict.fromkeys(patterns))
     if not isinstance(n, sympy.Symbol) or len(patterns) < 2:
         return None
     try:
-        atoms = [_merge(_atoms(p, params)) for p in patterns]
-        sizes = reach_and_modulus(atoms)
-    except (_Undecided, KeyError, TypeError, ValueError):
-        return None
-    if sizes is None:
-        return None
-    per_head: list = []
-    for a in atoms:
-        try:
-            per_head.append(_head_group(a, None, n))
-        except (_Undecided, ValueError, TypeError):
-            per_head.append(None)
-    reach, modulus = sizes
-    best = None
-    try:
-        found = anchors(patterns, per_head, n, params)
+        sizes = reach_and_modulus([_merge(_atoms(p, params)) for p in patterns])
+        # the anchors the decision tried (`heads_anchors` keeps them), not found again
+        found = heads_anchors(patterns, n, params) if sizes is not None else ()
     except (_Undecided, KeyError, TypeError, ValueError):
         return None  # no message rather than an error: the step stays undecided as it was
+    if sizes is None:
+        return None
+    reach, modulus = sizes
+    best = None
     for anchor in found:
         top = max(start_length(reach, modulus), anchor.low) + 2 * modulus
         if not _too_costly(patterns, anchor, params, top, True):
@@ -684,6 +675,36 @@ def anchor_from_coloured_lines(patterns: Sequence[Pattern], params: Mapping) -> 
     return Anchor(-1, kind, found.low, found.hubs, coloured_lines.SECTION)
 
 
+@exact_cache(maxsize=64)
+def heads_anchors(patterns: tuple, n: sympy.Symbol, params: dict) -> tuple[Anchor, ...]:
+    """Every anchor of the distinct heads, best first (`anchors`), from each head's own closed form and the union's:
+    found once per heads, for both passes of the decision (`intersect_heads`) and for the words of its cost limit
+    (`cost_refusal`). Raises what reading the heads' atoms raises (_Undecided, KeyError, TypeError, ValueError)."""
+    from .closed_groups import _head_group
+    atoms = [_merge(_atoms(p, params)) for p in patterns]
+
+    def cases(a):
+        try:
+            return _head_group(a, None, n)
+        except (_Undecided, ValueError, TypeError):
+            return None
+    return tuple(anchors(patterns, [cases(a) for a in atoms], n, params, cases(_merge([x for a in atoms for x in a]))))
+
+
+def intersect_heads(patterns: Sequence[Pattern], n: sympy.Symbol, params: Optional[Mapping] = None,
+                    wide: bool = False) -> Optional[list[GroupCase]]:
+    """`intersect` from the heads' own anchors (`heads_anchors`: the heads' and the union's closed forms), found once
+    for every pass; None also when the heads' atoms cannot be read."""
+    params = dict(params or {})
+    if not isinstance(n, sympy.Symbol) or len(patterns) < 2:
+        return None
+    try:
+        found = heads_anchors(tuple(patterns), n, params)
+    except (_Undecided, KeyError, TypeError, ValueError):
+        return None
+    return _decide(patterns, found, n, params, wide)
+
+
 def intersect(patterns: Sequence[Pattern], head_cases: Sequence[Optional[Sequence[GroupCase]]], n: sympy.Symbol,
               params: Optional[Mapping] = None,
               union_cases: Optional[Sequence[GroupCase]] = None, wide: bool = False) -> Optional[list[GroupCase]]:
@@ -693,11 +714,17 @@ def intersect(patterns: Sequence[Pattern], head_cases: Sequence[Optional[Sequenc
     params = dict(params or {})
     if not isinstance(n, sympy.Symbol) or len(patterns) < 2:
         return None
+    return _decide(patterns, anchors(patterns, head_cases, n, params, union_cases), n, params, wide)
+
+
+def _decide(patterns: Sequence[Pattern], found: Sequence[Anchor], n: sympy.Symbol, params: Mapping,
+            wide: bool) -> Optional[list[GroupCase]]:
+    """The first anchor, best first, whose intersection decides, as cases; None when none does."""
     ints = tuple(sorted((k, int(v)) for k, v in params.items() if _is_int(v)))
-    for anchor in anchors(patterns, head_cases, n, params, union_cases):
-        found = _intersection(tuple(patterns), ints, anchor, n.name, wide)
-        if found is not None:
-            return cases_of(found, n)
+    for anchor in found:
+        got = _intersection(tuple(patterns), ints, anchor, n.name, wide)
+        if got is not None:
+            return cases_of(got, n)
     return None
 
 
