@@ -214,3 +214,29 @@ def test_classes_with_moduli_of_ten_thousand_are_compared_at_once():
     found = _problems(cert)
     assert time.process_time() - start < 15
     assert any("states a verdict on classes the verdict's range does not exclude" in p for p in found), found
+
+
+@pytest.mark.parametrize("modulus, residues", [(0, [0]), ("x", [1]), (10 ** 9, [3]), (5, "ab")],
+                         ids=["modulus-0", "modulus-a-word", "modulus-10^9", "residues-a-word"])
+def test_a_premise_whose_classes_are_not_classes_is_named(modulus, residues):
+    """The undecided premise's classes forged to a modulus 0 or a word (the verifier ended in an error), 10⁹ (it read
+    the residues mod 10⁹ one by one) or residues that are a word: named, in well under a second."""
+    import time
+    cert = _cert(BUDGET)
+    _premise(cert, "PAT-BUDGET-VIEW")["data"]["classes"].update(modulus=modulus, residues=residues)
+    start = time.process_time()
+    found = _problems(cert)
+    assert time.process_time() - start < 15
+    assert any("are not a modulus from 1 to 10,000 with distinct residues below it" in p for p in found), found
+
+
+def test_a_range_with_a_modulus_of_ten_to_the_nine_is_not_read_residue_by_residue():
+    """The range forged to n ≥ 55 and n mod 10⁹ ∈ {0, 5}: whether it excludes a premise's classes would be read on
+    5·10⁹ residues; it is not read, so the premises count for the whole range and the verdict is named."""
+    import time
+    cert = _cert(BUDGET)
+    _verdict(cert)["data"]["range"] = _from(55, _mod_is(10 ** 9, [0, 5]))
+    start = time.process_time()
+    report = verify(cert)
+    assert time.process_time() - start < 15
+    assert report.problems, report.problems

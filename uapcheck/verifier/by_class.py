@@ -267,6 +267,10 @@ def _residue_parts(cond, n) -> list:
     return out
 
 
+#: the most residues `range_excludes` reads (the lcm of the classes' modulus and the range's)
+EXCLUDES_TOP = 100_000
+
+
 def range_excludes(cond, n, modulus: int, residues) -> bool:
     """Whether the range `cond` is false at every n ≡ r (mod `modulus`), r in `residues`: at each residue t of
     n mod lcm(modulus, the parts' moduli) with t mod `modulus` among them, some residue part is false (it
@@ -280,6 +284,9 @@ def range_excludes(cond, n, modulus: int, residues) -> bool:
         return False
     moduli = [int(a.args[1]) for p in parts for a in p.atoms(sympy.Mod) if n in a.free_symbols]
     both = lcm(modulus, *moduli)
+    if both > EXCLUDES_TOP:
+        return False  # not read (forged moduli): the premise then holds for the whole range, the stricter reading
+    residues = set(residues)
     for t in range(both):
         if t % modulus not in residues:
             continue
@@ -365,9 +372,16 @@ def side_classes(ctx) -> tuple[set, list]:
     listed = [c for c in entries if isinstance(c, dict) and class_entries.well_formed(c)] \
         if isinstance(entries, list) else []
     side, problems = set(), []
+    well_formed = []
     for s in stepped:
         cls = s["data"]["classes"]
-        modulus, residues = int(cls["modulus"]), sorted(int(x) for x in cls["residues"])
+        got = class_entries.classes_of(cls.get("modulus"), cls.get("residues")) if isinstance(cls, dict) else None
+        if got is None:  # a forged modulus 0, 10⁹ or a word ended the verifier in an error, or read 10⁹ residues
+            problems.append(f"{s['id']} ({s['rule']}): its classes {str(cls)[:80]} are not a modulus from 1 to "
+                            f"{class_entries.PERIOD_TOP:,} with distinct residues below it")
+            continue
+        well_formed.append(s)
+        modulus, residues = got[0], sorted(got[1])
         if n is None or not range_excludes(where, n, modulus, residues):
             continue  # then it is an obstruction (or an open premise) for the whole range
         want = "NOT-UAP" if s["status"] == "proved" else "ILL-POSED" if s["status"] == "refuted" else "INCONCLUSIVE"
@@ -376,7 +390,7 @@ def side_classes(ctx) -> tuple[set, list]:
                             f"not stated {want}")
         side.add(s["id"])
     # each class entry restates one of these premises, with its verdict and a condition exactly on its classes
-    return side, problems + class_entries.problems(ctx, r, stepped, side, n)
+    return side, problems + class_entries.problems(ctx, r, well_formed, side, n)
 
 
 def same_on_kept_classes(ctx, side: set, layers, want) -> bool:

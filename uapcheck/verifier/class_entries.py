@@ -39,7 +39,7 @@ VERDICT_OF = {"proved": "NOT-UAP", "refuted": "ILL-POSED", "undecided": "INCONCL
 PERIOD_TOP = 10_000
 
 
-def _classes(modulus, residues) -> Optional[tuple[int, frozenset]]:
+def classes_of(modulus, residues) -> Optional[tuple[int, frozenset]]:
     """(modulus, residues) when they are a modulus ≥ 1 and distinct residues in 0…modulus − 1, at least one."""
     if not isinstance(modulus, int) or isinstance(modulus, bool) or not 1 <= modulus <= PERIOD_TOP:
         return None
@@ -53,14 +53,14 @@ def _classes(modulus, residues) -> Optional[tuple[int, frozenset]]:
 
 def well_formed(entry: dict) -> bool:
     """The entry states a modulus ≥ 1 and distinct residues below it (what `problems` reads further)."""
-    return _classes(entry.get("modulus"), entry.get("residues")) is not None
+    return classes_of(entry.get("modulus"), entry.get("residues")) is not None
 
 
 def lists(entries: list, modulus: int, residues, verdict: str) -> bool:
     """Some well-formed entry states `verdict` on the classes n mod `modulus` in `residues` (written with any
     modulus)."""
     want = (modulus, frozenset(residues))
-    return any(e.get("verdict") == verdict and _same(_classes(e["modulus"], e["residues"]) or (1, frozenset()), want)
+    return any(e.get("verdict") == verdict and _same(classes_of(e["modulus"], e["residues"]) or (1, frozenset()), want)
                for e in entries)
 
 
@@ -184,7 +184,7 @@ def problems(ctx, r, stepped: list, side: set, n) -> list[str]:
     premises = []
     for s in stepped:
         cls = s["data"]["classes"]
-        got = _classes(cls.get("modulus"), cls.get("residues")) if isinstance(cls, dict) else None
+        got = classes_of(cls.get("modulus"), cls.get("residues")) if isinstance(cls, dict) else None
         if got is not None:
             premises.append((s, got))
     out: list[str] = []
@@ -210,7 +210,7 @@ def _entry(ctx, e, premises: list, used: set, side: set, n) -> tuple[str, Option
     """(the entry's words, its classes, its problem or None) for one class entry; the premise it restates is added
     to `used`."""
     from .trees import TreeError, decode_condition
-    classes = _classes(e.get("modulus"), e.get("residues")) if isinstance(e, dict) else None
+    classes = classes_of(e.get("modulus"), e.get("residues")) if isinstance(e, dict) else None
     verdict = e.get("verdict") if isinstance(e, dict) else None
     if classes is None or verdict not in (None, *VERDICT_OF.values()):
         return "", None, f"the class entry {str(e)[:80]} is not a modulus, its residues and a verdict"
