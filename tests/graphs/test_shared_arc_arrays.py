@@ -88,8 +88,9 @@ def test_wide_search_on_the_shared_rows_gives_each_sources_eccentricity():
     g = build_graph(PatternUnion((Window(1), RandomPattern(2, 1))), n)
     in_ptr, in_from = graph_csr(g, "in")
     out_ptr, out_to = graph_csr(g, "out")
-    columns, rest = _padded_rows(in_ptr, in_from, n)
-    assert len(columns) == 4 and rest is None  # window(1) + random(2): every position has four in-arcs
+    columns, rest, shifts = _padded_rows(in_ptr, in_from, n)
+    # window(1) + random(2): every position has four in-arcs, the window's two read as shifts of the rows
+    assert len(columns) == 2 and rest is None and shifts == ((-1, 1, n), (1, 0, n - 1))
     sources = list(range(0, n, 8))
     first, _, _ = wide_search(in_ptr, in_from, n, sources)
     for s, ecc in zip(sources[:40], first[:40].tolist()):  # queue BFS over the out-lists

@@ -324,3 +324,62 @@ def test_far_search_top_picks_are_the_stable_argsort(seed):
     score = np.array([rnd.choice([0.0, 1.0, 2.5, float(rnd.randint(0, 40))]) for _ in range(n)])
     for k in (1, 2, rnd.randint(1, n), n, n + 3, 256):
         assert _top(score, k).tolist() == np.argsort(-score, kind="stable")[:k].tolist()
+
+
+@pytest.mark.parametrize("seed", range(30))
+def test_searches_read_whole_offsets_as_shifts_with_the_same_levels(seed):
+    """Arcs v + c → v over a whole range of v (a window's offsets) are read as slices of rows, not gathered
+    (`arc_arrays._shifts`); an offset missing at some v inside its range stays gathered, and loops are dropped. The
+    wide search, bit_levels, the kernel's search and the bound's fixed point (`connectivity._propagated`) give what a
+    queue BFS and a plain fixed point give."""
+    from uapcheck.graphs.arc_arrays import _padded_rows
+    rnd = random.Random(seed)
+    n = rnd.randint(8, 400)
+    arcs = set()
+    for c in rnd.sample([-3, -2, -1, 1, 2, 5], rnd.randint(1, 3)):
+        lo, hi = max(0, -c) + rnd.randint(0, 3), min(n, n - c) - rnd.randint(0, 3)
+        holes = set(rnd.sample(range(lo, hi), 1)) if hi > lo and rnd.random() < 0.3 else set()
+        arcs |= {(v + c, v) for v in range(lo, hi) if v not in holes}
+    arcs |= {(rnd.randrange(n), rnd.randrange(n)) for _ in range(rnd.randint(0, 2 * n))}
+    arcs |= {(v, v) for v in rnd.sample(range(n), rnd.randint(0, n // 4))}
+    indptr, tails = _csr(n, arcs)
+    columns, rest, shifts = _padded_rows(indptr, tails, n)
+    for c, lo, hi in shifts:  # each shift is whole: every v of its range, no other
+        assert {v for a, v in arcs if a - v == c} == set(range(lo, hi))
+    sources = rnd.sample(range(n), min(n, rnd.randint(1, 256)))
+    first, mask, level = wide_search(indptr, tails, n, sources)
+    for k, s in enumerate(sources):
+        dist = _bfs(n, arcs, s)
+        ecc = max(dist) if min(dist) >= 0 else -1
+        assert first[k] == (ecc if 0 <= ecc <= level else -1)
+        got = (mask[:, k // 64] >> np.uint64(k % 64)) & np.uint64(1)
+        assert got.tolist() == [int(0 <= d <= level) for d in dist]
+        if k < 64:
+            masks = bit_levels(indptr, tails, n, [s], 10 ** 6)
+            assert [int(((m >> np.uint64(0)) & np.uint64(1)).sum()) for m in masks] == [
+                sum(0 <= d <= L for d in dist) for L in range(len(masks))]
+    graph = PatternGraph(n, frozenset(a * n + b for a, b in arcs if a != b))
+    src, dst = conn_mod._arc_arrays(graph)
+    from uapcheck.graphs.build import reversed_code_array
+    layout = conn_mod._kernel_columns(conn_mod._InArcs(src, dst, n, reversed_code_array(graph)), n)
+    ecc, _ = conn_mod._kernel_levels([s + 1 for s in sources], layout, n)
+    loopless = {(a, b) for a, b in arcs if a != b}
+    want = []
+    for s in sources:
+        dist = _bfs(n, loopless, s)
+        want.append(max(dist) if min(dist) >= 0 else -1)
+    assert ecc.tolist() == want
+    # the fixed point of ub(w) <= 1 + ub(z) over the arcs w -> z, from a few values
+    out_ptr, out_to = _csr(n, [(b, a) for a, b in arcs])  # out-CSR: the z's of w
+    ub = np.full(n, 10 ** 6, dtype=np.int64)
+    for v in rnd.sample(range(n), rnd.randint(1, n)):
+        ub[v] = rnd.randint(0, 40)
+    plain = ub.tolist()
+    while True:
+        nxt = list(plain)
+        for w, z in arcs:
+            nxt[w] = min(nxt[w], plain[z] + 1)
+        if nxt == plain:
+            break
+        plain = nxt
+    assert conn_mod._propagated(ub, out_ptr, out_to).tolist() == plain

@@ -167,13 +167,13 @@ def bit_levels(indptr, tails, n: int, sources: Sequence[int], max_levels: int, l
     import numpy as np
     if not 1 <= len(sources) <= BATCH_SOURCES:
         raise ValueError(f"a bit-parallel search takes 1 to {BATCH_SOURCES} sources, got {len(sources)}")
-    columns, rest = _padded_rows(indptr, tails, n)
+    columns, rest, shifts = _padded_rows(indptr, tails, n)
     mask = np.zeros(n, dtype=np.uint64)
     mask[np.asarray(sources, dtype=np.int64)] |= np.left_shift(np.uint64(1), np.arange(len(sources), dtype=np.uint64))
     masks = [mask]
     buf = np.empty_like(mask)
     while len(tails):
-        nxt = _or_of_columns(mask, columns, np.empty_like(mask), buf)
+        nxt = _or_of_columns(mask, columns, np.empty_like(mask), buf, shifts)
         if rest is not None:
             rest_heads, rest_tails, rest_starts = rest
             nxt[rest_heads] |= np.bitwise_or.reduceat(mask[rest_tails], rest_starts)
@@ -217,22 +217,25 @@ def spread_lowered(ub, changed, indptr, tails) -> None:
             front = np.flatnonzero(np.bincount(ws, minlength=len(ub)))
 
 
-def _or_of_columns(mask, columns, out, buf):
-    """``out`` (returned) := ``mask`` or-ed with ``mask``'s rows gathered by each padded column (`_padded_rows`): one
-    level of a bit-parallel search. The first column is gathered straight into ``out`` and ``mask`` or-ed in after
-    (the same bits as a copy of ``mask`` or-ed with every column, one pass over the words fewer); ``buf``: an array
-    of ``mask``'s shape for the other columns (None: made here)."""
+def _or_of_columns(mask, columns, out, buf, shifts=()):
+    """``out`` (returned) := ``mask`` or-ed with ``mask``'s rows gathered by each padded column (`_padded_rows`) and
+    with its rows shifted by each of ``shifts`` (`_padded_rows`: (c, lo, hi), rows lo + c … hi − 1 + c or-ed into rows
+    lo … hi − 1): one level of a bit-parallel search. The first column is gathered straight into ``out`` and ``mask``
+    or-ed in after (the same bits as a copy of ``mask`` or-ed with every column, one pass over the words fewer);
+    ``buf``: an array of ``mask``'s shape for the other columns (None: made here)."""
     import numpy as np
     if not columns:
         np.copyto(out, mask)
-        return out
-    np.take(mask, columns[0], axis=0, out=out, mode="clip")  # every index is a position: clip never clips
-    np.bitwise_or(out, mask, out=out)
-    if len(columns) > 1:
-        buf = np.empty_like(mask) if buf is None else buf
-        for column in columns[1:]:
-            np.take(mask, column, axis=0, out=buf, mode="clip")
-            np.bitwise_or(out, buf, out=out)
+    else:
+        np.take(mask, columns[0], axis=0, out=out, mode="clip")  # every index is a position: clip never clips
+        np.bitwise_or(out, mask, out=out)
+        if len(columns) > 1:
+            buf = np.empty_like(mask) if buf is None else buf
+            for column in columns[1:]:
+                np.take(mask, column, axis=0, out=buf, mode="clip")
+                np.bitwise_or(out, buf, out=out)
+    for c, lo, hi in shifts:
+        np.bitwise_or(out[lo:hi], mask[lo + c:hi + c], out=out[lo:hi])
     return out
 
 
@@ -259,7 +262,7 @@ def wide_search(indptr, tails, n: int, sources: Sequence[int], last_level: Optio
     if not 1 <= k <= 64 * WIDE_WORDS:
         raise ValueError(f"a wide bit-parallel search takes 1 to {64 * WIDE_WORDS} sources, got {k}")
     words = -(-k // 64)
-    columns, rest = _padded_rows(indptr, tails, n)
+    columns, rest, shifts = _padded_rows(indptr, tails, n)
     index = np.arange(k, dtype=np.int64)
     bits = np.left_shift(np.uint64(1), (index % 64).astype(np.uint64))
     mask = np.zeros((n, words), dtype=np.uint64)
@@ -280,7 +283,7 @@ def wide_search(indptr, tails, n: int, sources: Sequence[int], last_level: Optio
             found |= common
         if bool((first >= 0).all()) or (last_level is not None and level >= last_level) or not len(tails):
             return first, mask, level
-        nxt = _or_of_columns(mask, columns, spare if spare is not None else np.empty_like(mask), buf)
+        nxt = _or_of_columns(mask, columns, spare if spare is not None else np.empty_like(mask), buf, shifts)
         if rest is not None:
             rest_heads, rest_tails, rest_starts = rest
             nxt[rest_heads] |= np.bitwise_or.reduceat(mask[rest_tails], rest_starts, axis=0)
@@ -299,15 +302,19 @@ _PADDED: dict = {}  # id(indptr) → (indptr, tails, layout): the arrays are kep
 
 
 def _padded_rows(indptr, tails, n: int):
-    """The a's of every v as K padded columns (``columns[k][v]`` = v's k-th a, or its last one, or v itself when it
-    has none: or-ing a mask twice, or v's own, changes nothing) plus the a's past the K-th, grouped by v
-    (``rest``: heads, tails, starts for a reduceat; None when there are none). K is the in-degree that 90% of the
-    positions do not exceed, at most 16: one gather of n words per column instead of one per arc, with the
-    skewed rows (global tokens) in the rest. Cached per arrays."""
+    """(columns, rest, shifts): the a's of every v as K padded columns (``columns[k][v]`` = v's k-th a, or its last
+    one, or v itself when it has none: or-ing a mask twice, or v's own, changes nothing) plus the a's past the K-th,
+    grouped by v (``rest``: heads, tails, starts for a reduceat; None when there are none), after the arcs of whole
+    shifts are taken out (`_shifts`: an offset c held by every v of a range lo ≤ v < hi and by no other v, read as
+    the slice of rows lo + c … hi − 1 + c, with no gather). K is the in-degree that 90% of the positions do not
+    exceed, at most 16: one gather of n words per column instead of one per arc, with the skewed rows (global
+    tokens) in the rest. Cached per arrays."""
     import numpy as np
     got = _PADDED.get(id(indptr))
     if got is not None and got[0] is indptr and got[1] is tails:
         return got[2]
+    key, key_tails = indptr, tails
+    indptr, tails, shifts = _shifts(indptr, tails, n)
     deg = np.diff(indptr)
     # the in-degree at rank ⌊0.9·(n − 1)⌋ of the sorted degrees (np.quantile's own path imports numpy.ma, about 35 ms,
     # the first time); K shapes the layout only, every search reads the same arcs whatever it is
@@ -327,11 +334,46 @@ def _padded_rows(indptr, tails, n: int):
         rest_tails = tails[np.arange(int(lens.sum()), dtype=np.int64) + offsets]
         rest_starts = np.concatenate(([0], np.cumsum(lens)[:-1])).astype(np.int64)
         rest = (extra, rest_tails, rest_starts)
-    layout = (tuple(columns), rest)
+    layout = (tuple(columns), rest, shifts)
     if len(_PADDED) > 8:
         _PADDED.clear()
-    _PADDED[id(indptr)] = (indptr, tails, layout)
+    _PADDED[id(key)] = (key, key_tails, layout)
     return layout
+
+
+#: An offset is read as a shift (`_shifts`) when at least 1/SHIFT_SHARE of the positions hold it.
+SHIFT_SHARE = 4
+
+
+def _shifts(indptr, tails, n: int):
+    """(indptr, tails, shifts): the arcs a → v (``tails[indptr[v]:indptr[v + 1]]``, each row ascending) without those
+    of the shifts, and the shifts, each (c, lo, hi): the arcs v + c → v for every lo ≤ v < hi and for no other v, c ≠ 0,
+    held by at least n / SHIFT_SHARE positions (a window's offsets). A row keeps its order. An arc v → v (c = 0) is
+    dropped too: a search or-s each row with itself already. The arrays come back unchanged when no arc is taken out."""
+    import numpy as np
+    deg = np.diff(indptr)
+    if n < SHIFT_SHARE or not len(tails):
+        return indptr, tails, ()
+    heads = np.repeat(np.arange(n, dtype=np.int64), deg)
+    offset = tails - heads
+    counts = np.bincount(offset + (n - 1), minlength=2 * n - 1)  # offsets −(n − 1) … n − 1
+    drop = offset == 0
+    shifts = []
+    for c in (np.flatnonzero(counts * SHIFT_SHARE >= n) - (n - 1)).tolist():
+        if c == 0:
+            continue
+        held = offset == c
+        at = heads[held]  # ascending
+        lo, hi = int(at[0]), int(at[-1]) + 1
+        if hi - lo == len(at) and bool((at[1:] - at[:-1] == 1).all()):  # every v of lo … hi − 1, each once
+            shifts.append((c, lo, hi))
+            drop |= held
+    if not bool(drop.any()):
+        return indptr, tails, ()
+    keep = ~drop
+    kept_deg = np.bincount(heads[keep], minlength=n)
+    return (np.concatenate(([0], np.cumsum(kept_deg))).astype(np.int64), np.ascontiguousarray(tails[keep]),
+            tuple(shifts))
 
 
 def lowest_bit_index(words):

@@ -712,11 +712,14 @@ def _propagated(ub, out_indptr, out_targets):
     reduceat over the out-arcs; the iteration stops when nothing changes (at most max(ub) rounds)."""
     import numpy as np
     from .arc_arrays import _padded_rows
-    columns, rest = _padded_rows(out_indptr, out_targets, len(ub))  # padded with the last z or w itself: no effect
+    # padded with the last z or w itself: no effect
+    columns, rest, shifts = _padded_rows(out_indptr, out_targets, len(ub))
     while True:
         cand = ub.copy()
         for column in columns:
             np.minimum(cand, ub[column], out=cand)
+        for c, lo, hi in shifts:  # the arcs w → w + c for lo ≤ w < hi
+            np.minimum(cand[lo:hi], ub[lo + c:hi + c], out=cand[lo:hi])
         if rest is not None:
             heads, tails, starts = rest
             cand[heads] = np.minimum(cand[heads], np.minimum.reduceat(ub[tails], starts))
@@ -1275,7 +1278,7 @@ def _kernel_levels(sources: Sequence[int], layout, n: int, cap: Optional[int] = 
     mask = np.zeros((n, words), dtype=np.uint64)
     np.bitwise_or.at(mask, (np.asarray(sources, dtype=np.int64) - 1, index // 64), bits)
     ecc = np.full(k, -1, dtype=np.int64)
-    columns, rest = layout
+    columns, rest, shifts = layout
     buf = np.empty_like(mask)
     found = np.zeros(words, dtype=np.uint64)
     sample = max(1, n // 256)
@@ -1288,7 +1291,7 @@ def _kernel_levels(sources: Sequence[int], layout, n: int, cap: Optional[int] = 
             found |= common
         if bool((ecc >= 0).all()) or (cap is not None and level >= cap):
             return ecc, level
-        nxt = _or_of_columns(mask, columns, spare if spare is not None else np.empty_like(mask), buf)
+        nxt = _or_of_columns(mask, columns, spare if spare is not None else np.empty_like(mask), buf, shifts)
         if rest is not None:
             heads, tails, starts = rest
             nxt[heads] |= np.bitwise_or.reduceat(mask[tails], starts, axis=0)
