@@ -66,6 +66,21 @@ def _equal(a: Any, b: Any) -> bool:
     return json.dumps(a, sort_keys=True) == json.dumps(b, sort_keys=True)
 
 
+#: an order with this many digits or more is written in a certificate in the bounded form "≈ m × 10^e"
+#: (docs/language.md, "Orders"), not as an integer
+LONG_ORDER_DIGITS = 1000
+
+
+def states_order(value: Any, order: int) -> bool:
+    """Whether a stated group or automorphism order is the checked ``order``: the integer itself, or, for an order of
+    LONG_ORDER_DIGITS digits or more, a bounded wording of it (named_structure's `_approximates`: "≈ m × 10^e" within
+    one unit of m's last digit, by exact arithmetic)."""
+    from .named_structure import _approximates
+    if isinstance(value, int) and not isinstance(value, bool):
+        return value == order
+    return isinstance(value, str) and order >= 10 ** (LONG_ORDER_DIGITS - 1) and _approximates(value, order)
+
+
 def _short(value: Any) -> str:
     return json.dumps(value, ensure_ascii=False, default=str)[:80]
 
@@ -147,9 +162,10 @@ def _rooted_views(ctx, s: dict, cert: dict) -> dict:
         if not isinstance(value, list) or not all(isinstance(e, dict) for e in value):
             return False
         stated = [{k: v for k, v in e.items() if k != _DIGEST} for e in value]
-        want = [{"position": rep, "orbit size": size, "|Aut(rooted view)|": order // size}
-                for rep, size in orbits.items()]
-        return _equal(stated, want)
+        want = [{"position": rep, "orbit size": size} for rep, size in orbits.items()]
+        counts = [e.pop("|Aut(rooted view)|", None) for e in stated]
+        return _equal(stated, want) and all(states_order(count, order // size)
+                                            for count, size in zip(counts, orbits.values()))
     return {"depth": _data(s).get("layers"), "G-orbits": len(orbits), "per orbit": per_orbit}
 
 
@@ -174,8 +190,8 @@ def _covering(ctx, s: dict, cert: dict) -> dict:
     """layer-group-covering (SEQ-LAYERS by the covering lemma): the depth is the count; the layers seen whole are what
     the check read and re-checked; the order is |G| and the generators generate G."""
     _, order = _group(ctx)
-    return {"depth": _data(s).get("layers"), "layers seen whole": lambda value: True, "order": order,
-            "generators": _generate_g(ctx)}
+    return {"depth": _data(s).get("layers"), "layers seen whole": lambda value: True,
+            "order": lambda value: states_order(value, order), "generators": _generate_g(ctx)}
 
 
 def _group_generators(ctx, s: dict, cert: dict) -> dict:
@@ -183,7 +199,8 @@ def _group_generators(ctx, s: dict, cert: dict) -> dict:
     reads the block's generators where the data lists none)."""
     data = _data(s)
     gens = data.get("generators")
-    return {"order": data.get("order"),
+    _, order = _group(ctx)  # the check re-derived it (Schreier–Sims) and compared it with the stated one
+    return {"order": lambda value: states_order(value, order),
             "generators": (lambda value: None if isinstance(value, int) else _equal(value, gens))
             if gens is not None else (lambda value: True)}
 
