@@ -24,6 +24,7 @@ must miss position 1. Any other certificate (a closed form of the engine) is tru
 """
 from __future__ import annotations
 
+import functools
 import json
 import math
 import re
@@ -99,7 +100,8 @@ def check(ctx, s, check_one) -> tuple[str, str]:
                 ctx.unbound.append(f"{s['id']} data.classes[{index}].name")
     if trusted:
         raise Trust("G by residue class: " + "; ".join(trusted))
-    problem = name_states_classes((s.get("data") or {}).get("name"), stated, modulus, every=not left)
+    length = ctx.spec.tokens if isinstance(ctx.spec.tokens, str) else "n"  # the name the conditions read the length by
+    problem = name_states_classes((s.get("data") or {}).get("name"), stated, modulus, every=not left, length=length)
     if problem:
         raise problem
     stated_groups = "; ".join(f"n mod {modulus} ∈ {rs}: {name}" for rs, name, _ in reasons)
@@ -108,12 +110,16 @@ def check(ctx, s, check_one) -> tuple[str, str]:
                       + "; ".join(whys))
 
 
-_CONDITION = re.compile(r"n (even|odd)|n mod (\d+) = (\d+)|n mod (\d+) ∈ \{(\d+(?:, \d+)*)\}")
+@functools.lru_cache(maxsize=16)
+def _condition(length: str) -> re.Pattern:
+    """A class's condition as the name writes it, the length read by its name (`tokens m`: "m mod 4 = 1")."""
+    x = re.escape(length)
+    return re.compile(rf"{x} (even|odd)|{x} mod (\d+) = (\d+)|{x} mod (\d+) ∈ \{{(\d+(?:, \d+)*)\}}")
 
 
-def _condition_at(text: str, pos: int, modulus: int):
+def _condition_at(text: str, pos: int, modulus: int, length: str = "n"):
     """(the residues mod `modulus` the condition at text[pos:] holds on, the position after it), or None."""
-    found = _CONDITION.match(text, pos)
+    found = _condition(length).match(text, pos)
     if found is None:
         return None
     parity, m1, r1, m2, rs = found.groups()
@@ -127,19 +133,19 @@ def _condition_at(text: str, pos: int, modulus: int):
     return frozenset(r for r in range(modulus) if r % m in allowed), found.end()
 
 
-def _read_name(text: str, pos: int, names: list, modulus: int):
+def _read_name(text: str, pos: int, names: list, modulus: int, length: str = "n"):
     """The pieces (name, residues or None for "else") of text[pos:], "W if C, …, else W", or None when it is not
     of that form with the classes' names (tried longest first, with backtracking)."""
     for word in names:
         if text.startswith(word + " if ", pos):
-            cond = _condition_at(text, pos + len(word) + 4, modulus)
+            cond = _condition_at(text, pos + len(word) + 4, modulus, length)
             if cond is None:
                 continue
             residues, end = cond
             if end == len(text):
                 return [(word, residues)]
             if text.startswith(", ", end):
-                rest = _read_name(text, end + 2, names, modulus)
+                rest = _read_name(text, end + 2, names, modulus, length)
                 if rest is not None:
                     return [(word, residues)] + rest
         if pos > 0 and text[pos:] == "else " + word:
@@ -147,7 +153,7 @@ def _read_name(text: str, pos: int, names: list, modulus: int):
     return None
 
 
-def name_states_classes(name, stated: dict, modulus: int, every: bool) -> Optional[Exception]:
+def name_states_classes(name, stated: dict, modulus: int, every: bool, length: str = "n") -> Optional[Exception]:
     """None when `name` states, residue by residue of n mod `modulus`, the classes' names `stated` (residue → (name,
     order)); a Reject when it states another one on some residue; a Trust when it is not read (not of the form
     `show_classes` writes, docs/theory.md §11.4)."""
@@ -159,7 +165,7 @@ def name_states_classes(name, stated: dict, modulus: int, every: bool) -> Option
     if name in names:
         pieces: Optional[list] = [(name, None)]
     else:
-        pieces = _read_name(name, 0, names, modulus)
+        pieces = _read_name(name, 0, names, modulus, length)
     if pieces is None:
         return Trust(f"the group's name {name[:80]!r} is not read as the classes' names with their conditions")
     said: dict = {}
