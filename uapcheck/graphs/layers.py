@@ -590,13 +590,18 @@ def transposition_witness(seq: LayerSequence, m: int, in_group: Callable[[Sequen
                             [tables.get((ell - 1) % p, h) for h in range(len(lists.heads[(ell - 1) % p]))])
                            for ell in range(1, m + 1)]
         return views[root]
+    # (a b) ∈ G = ⋂ Aut(N_{q,h}) iff it keeps every head of every layer of the period whole: the same bitset test with
+    # every position in the mask (a transposition of G keeps every view and is no witness; skipping it before
+    # `in_group`, which tests the same membership arc by arc, changes nothing but the time)
+    full = (1 << n) - 1
+    whole = [(full, [tables.get(q, h) for h in range(len(lists.heads[q]))]) for q in range(p)]
     spent = 0
     for root, a, b in _swap_candidates(roots, n):
         per_layer = layers_of(root)
         spent += len(per_layer)
         if spent > budget:
             return None
-        if not _swap_keeps(per_layer, a, b):
+        if not _swap_keeps(per_layer, a, b) or _swap_keeps(whole, a, b):
             continue
         perm = list(range(1, n + 1))
         perm[a], perm[b] = b + 1, a + 1

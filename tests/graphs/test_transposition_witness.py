@@ -1,0 +1,65 @@
+"""The transposition search for a view witness per layer (graphs/layers.py `transposition_witness`, docs/theory.md
+§21.4 "Past the work limit"), checked against its definition: on random per-layer sequences at n ≤ 8 and every depth
+up to 3, it returns the first transposition, in its candidate order, that keeps the root's view (by the definition,
+`witness_condition_holds`) and lies outside G (arc by arc) — the transpositions of G it skips by the bitset test of
+every layer whole are exactly the ones `in_group` accepts. And the CPU time of `periodic { global(2), global(2) }` at
+n = 800, past the views' work limit, whose search over about 640,000 pairs of twins (all in G) ran out of the 60 s
+budget when each was tested arc by arc."""
+from __future__ import annotations
+
+import random
+import time
+
+import pytest
+
+import uapcheck
+from uapcheck.graphs import symmetry_group
+from uapcheck.graphs.layers import _InLists, _swap_candidates, connectivity, transposition_witness, \
+    witness_condition_holds
+from uapcheck.graphs.symmetry import pattern_structure
+from uapcheck.groups import orbits
+from uapcheck.rules.layers import build_sequence
+
+from .test_layers import _spec
+from .test_layers_covering import _random_heads
+
+
+def _first_by_definition(seq, m, in_group, roots):
+    n = seq.n
+    for root, a, b in _swap_candidates(roots, n):
+        perm = list(range(1, n + 1))
+        perm[a], perm[b] = b + 1, a + 1
+        if witness_condition_holds(seq, perm, root, m) and not in_group(perm):
+            return root, tuple(perm)
+    return None
+
+
+@pytest.mark.parametrize("seed", range(8))
+def test_the_search_finds_the_first_witness_by_the_definition(seed):
+    rng = random.Random(4200 + seed)
+    checked = 0
+    for _ in range(8):
+        heads, n = _random_heads(rng), rng.randint(4, 8)
+        seq = build_sequence(_spec(heads, n))
+        graphs = seq.distinct_graphs()
+        grp = symmetry_group(graphs)
+        in_group = pattern_structure(graphs).preserves
+        roots = [r + 1 for r in sorted(set(orbits(n, grp.generators)))]
+        lists = _InLists(seq)
+        top = seq.depth or 3
+        for m in range(1, min(top, 3) + 1):
+            got = transposition_witness(seq, m, in_group, roots, lists)
+            want = _first_by_definition(seq, m, in_group, roots)
+            assert (got.position, got.permutation) == want if got is not None else want is None
+            checked += 1
+    assert checked >= 8
+
+
+def test_global2_alternation_at_800_past_the_work_limit_is_decided():
+    source = "tokens 800\nattention {\n kernel k(x, y) = exp(x . y)\n pattern periodic { global(2), global(2) }\n}\n"
+    start = time.process_time()
+    result = uapcheck.check(source)
+    spent = time.process_time() - start
+    assert result.verdict == "UAP" and result.layers == 3  # the covering lemma's count, not shown least
+    assert spent < 10, f"{spent:.1f} s of CPU"
+    assert connectivity(build_sequence(_spec(["periodic { global(2), global(2) }"], 800))).depth == 2
