@@ -240,3 +240,20 @@ def test_a_range_with_a_modulus_of_ten_to_the_nine_is_not_read_residue_by_residu
     report = verify(cert)
     assert time.process_time() - start < 15
     assert report.problems, report.problems
+
+
+def test_side_premises_whose_moduli_have_an_lcm_of_two_times_ten_to_the_seven_are_not_read_class_by_class():
+    """The two side premises forged to n mod 9,995 ∈ {1, 2, …} and n mod 10,000 ∈ {3, 4, …} (the same classes mod 5,
+    each excluded by the range): the count on the classes they leave would be compared on 2·10⁷ classes; it is not
+    read, and the summary's count is named."""
+    import time
+    cert = _cert(BUDGET)
+    for rule, modulus, kept in (("PAT-BUDGET-CLASS", 9995, {1, 2}), ("PAT-BUDGET-VIEW", 10000, {3, 4})):
+        residues = [t for t in range(modulus) if t % 5 in kept]
+        _premise(cert, rule)["data"]["classes"].update(modulus=modulus, residues=residues)
+        entry = next(e for e in _entries(cert) if set(e["residues"]) == kept)
+        entry.update(modulus=modulus, residues=residues)
+    start = time.process_time()
+    found = _problems(cert)
+    assert time.process_time() - start < 15
+    assert any("on the classes the verdict states" in p for p in found), found

@@ -27,7 +27,9 @@ from __future__ import annotations
 import functools
 import json
 import math
+import operator
 import re
+from fractions import Fraction
 from typing import Optional
 
 
@@ -407,12 +409,13 @@ def same_on_kept_classes(ctx, side: set, layers, want) -> bool:
     moduli = [int(s["data"]["classes"]["modulus"]) for s in steps]
     modulus = lcm(*moduli)
     n = ctx.symbols.get(ctx.spec.tokens) if isinstance(ctx.spec.tokens, str) else None
-    if n is None:
-        return False
+    if n is None or modulus > EXCLUDES_TOP:
+        return False  # (side premises with moduli 9,999 and 10,000 would be read on 10⁸ classes: not the same)
     diff = layers - want
+    stated = [(int(s["data"]["classes"]["modulus"]), {int(x) for x in s["data"]["classes"]["residues"]})
+              for s in steps]
     for t in range(modulus):
-        if any(t % int(s["data"]["classes"]["modulus"]) in [int(x) for x in s["data"]["classes"]["residues"]]
-               for s in steps):
+        if any(t % m in residues for m, residues in stated):
             continue
         values = on_class(diff, n, modulus, t)
         if values is None or any(v != 0 for v in values.values()):
@@ -475,6 +478,59 @@ def condition_window(cond, n) -> "tuple[int, int] | str":
     return bound, lcm(*moduli)
 
 
+class _NotRead(Exception):
+    """A part of a condition `condition_at` does not evaluate itself (SymPy then does)."""
+
+
+_COMPARE = {"==": operator.eq, "!=": operator.ne, "<": operator.lt, "<=": operator.le, ">": operator.gt,
+            ">=": operator.ge}
+
+
+def _number_at(e, n, v: int):
+    """e (integers, rationals, n, sums, products, Mods) at n = v, exactly, in Python's integers and fractions."""
+    import sympy
+    if e == n:
+        return v
+    if isinstance(e, sympy.Integer):
+        return int(e)
+    if isinstance(e, sympy.Rational):
+        return Fraction(int(e.p), int(e.q))
+    if isinstance(e, (sympy.Add, sympy.Mul)):
+        values = [_number_at(a, n, v) for a in e.args]
+        return sum(values) if isinstance(e, sympy.Add) else math.prod(values)
+    if isinstance(e, sympy.Mod):
+        a, m = (_number_at(x, n, v) for x in e.args)
+        if m == 0:
+            raise _NotRead
+        return a % m  # the sign of the modulus, as SymPy's Mod
+    raise _NotRead
+
+
+def _truth_at(c, n, v: int) -> bool:
+    import sympy
+    if c is sympy.true or c is sympy.false:
+        return c is sympy.true
+    if isinstance(c, (sympy.And, sympy.Or)):
+        values = (_truth_at(a, n, v) for a in c.args)
+        return all(values) if isinstance(c, sympy.And) else any(values)
+    if isinstance(c, sympy.Not):
+        return not _truth_at(c.args[0], n, v)
+    if isinstance(c, sympy.Rel) and c.rel_op in _COMPARE:
+        return _COMPARE[c.rel_op](_number_at(c.lhs, n, v), _number_at(c.rhs, n, v))
+    raise _NotRead
+
+
+def condition_at(cond, n, v: int):
+    """cond at n = v: sympy.true or sympy.false, evaluated in Python's exact integers and fractions where cond is
+    built of relations of sums, products and Mods (about ten times faster than SymPy's substitution: the conditions
+    of a range and its classes are read at up to LENGTHS_READ_TOP lengths each), else SymPy's own substitution."""
+    import sympy
+    try:
+        return sympy.true if _truth_at(cond, n, v) else sympy.false
+    except _NotRead:
+        return cond.xreplace({n: sympy.Integer(v)})
+
+
 def _uncovered(conditions, n) -> "list[int] | None":
     """The lengths n ≥ 1 where no condition holds, when finitely many (periodic from the largest constant on);
     _TooManyLengths when reading them would take more than LENGTHS_READ_TOP lengths (a constant such as 10¹²
@@ -494,7 +550,7 @@ def _uncovered(conditions, n) -> "list[int] | None":
                               f"{start + period - 1:,} lengths read, more than {LENGTHS_READ_TOP:,}")
     out = []
     for v in range(1, start + period):
-        values = [c.xreplace({n: sympy.Integer(v)}) for c in conditions]
+        values = [condition_at(c, n, v) for c in conditions]
         if any(x not in (sympy.true, sympy.false) for x in values):
             return None
         if not any(x is sympy.true for x in values):

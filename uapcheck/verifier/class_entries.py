@@ -31,6 +31,7 @@ from math import gcd, lcm
 from typing import Optional
 
 from .by_class import LENGTHS_READ_TOP as READ_TOP  # the same limit as the lengths below a range
+from .by_class import condition_at  # a condition at one length, as the lengths below a range read it
 from .by_class import condition_window as _window  # the same reading of a condition as the lengths below a range
 
 #: the verdict a class premise's status gives on its classes
@@ -111,7 +112,7 @@ def exact_on(cond, n, classes: tuple) -> Optional[str]:
     if period > PERIOD_TOP or bound + period > READ_TOP:
         return f"its constants and period ({bound}, {period}) would need more than {READ_TOP} lengths read"
     for v in range(1, bound + period + 1):
-        value = cond.xreplace({n: sympy.Integer(v)})
+        value = condition_at(cond, n, v)
         if value not in (sympy.true, sympy.false):
             return f"it is not decided at n = {v}"
         inside = v % classes[0] in classes[1]
@@ -124,14 +125,13 @@ def exact_on(cond, n, classes: tuple) -> Optional[str]:
 
 def _equal(a, b, n) -> bool:
     """Two conditions of n that hold at the same n ≥ 1 (read up to the larger start plus both periods)."""
-    import sympy
     wa, wb = _window(a, n), _window(b, n)
     if isinstance(wa, str) or isinstance(wb, str) or lcm(wa[1], wb[1]) > PERIOD_TOP:
         return False
     top = max(wa[0], wb[0]) + lcm(wa[1], wb[1])
     if top > READ_TOP:
         return False
-    return all(a.xreplace({n: sympy.Integer(v)}) is b.xreplace({n: sympy.Integer(v)}) for v in range(1, top + 1))
+    return all(condition_at(a, n, v) is condition_at(b, n, v) for v in range(1, top + 1))
 
 
 def _not_uap_problem(ctx, cond, n, premise) -> Optional[str]:
