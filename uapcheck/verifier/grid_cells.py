@@ -19,7 +19,8 @@ residue class (docs/theory.md §18.5).
                    quotient coloured by size, with kernel ∏ S_C, and each such permutation of Q lifts; Aut_c(Q) by
                    nauty, its order by Schreier–Sims, compared with the stated order (large.twin_order)
 
-At most MAX_CELLS cells (blocks times residues present), else the steps are left to the other routes.
+Taken where the interval model refuses the pattern (a strided part puts n/s intervals in each neighbourhood), with at
+most MAX_CELLS cells (blocks times residues present); elsewhere the steps are left to the other routes.
 """
 from __future__ import annotations
 
@@ -75,11 +76,22 @@ def _ints(*values) -> bool:
 
 
 def grid(ctx) -> Optional[Grid]:
-    """The cells of the one plain head `blocks(b) + strided(s)` at the integer n (cached), or None when the file is
-    another, or the cells are more than MAX_CELLS, or two cells share their In-set."""
+    """The cells of the one plain head `blocks(b) + strided(s)` at the integer n (cached), where the interval model
+    refuses the pattern (it decides the rest); None when the file is another, the model covers it, the cells are more
+    than MAX_CELLS, or two cells share their In-set."""
     if "grid cells" not in ctx.cache:
-        ctx.cache["grid cells"] = _grid(ctx.spec)
+        found = _grid(ctx.spec)
+        ctx.cache["grid cells"] = found if found is not None and _beyond_intervals(ctx) else None
     return ctx.cache["grid cells"]
+
+
+def _beyond_intervals(ctx) -> bool:
+    from . import large
+    try:
+        large._spans(ctx)
+    except Trust:
+        return True
+    return False
 
 
 def _grid(spec: S.Spec) -> Optional[Grid]:
