@@ -72,6 +72,10 @@ CASES = [
     # rooted views whose groups are S_1998-like, decided on their twin quotients (Theorem F222); BLISS on the
     # whole views took about 25 s of CPU
     ("global(2)", 2000, "global(2)", 3.0),
+    # per-layer patterns (docs/theory.md §21): with `layers 2` the rooted views per layer on their labelled twin
+    # quotients (Theorem F223); without, past the views' work limit, the covering lemma and the transposition search
+    ("periodic { global(2), global(2) }, layers 2", 800, "periodic { global(2), global(2) }", 3.0),
+    ("periodic { global(2), global(2) }", 800, "periodic { global(2), global(2) }", 3.0),
     ("BigBird: window(3) + global(2) + random(3, seed=0)", 65536,
      "window(3) + global(2) + random(3, seed=0)", 5.0),
     ("BigBird", 4096, "window(3) + global(2) + random(3, seed=0)", 5.0),
@@ -102,6 +106,8 @@ QUOTIENT_CASES = {"blocks(600000) + strided(4)", "blocks(524288) + strided(3) + 
 
 # the token graph built and its rooted views decided on their twin quotients (Theorem F222), not compared with a floor
 TWIN_VIEW_CASES = {"global(2)"}
+# per-layer rooted views on their labelled twin quotients (Theorem F223); the file has a `layers` budget (label ↦ it)
+LAYER_VIEW_CASES = {"periodic { global(2), global(2) }, layers 2": 2}
 
 # `uapcheck verify` of the certificate `uapcheck FILE --certificate OUT` writes (written beforehand, not
 # timed): (label, tokens, pattern). The verifier imports no engine; above n = 1,024 it works on compact
@@ -173,11 +179,12 @@ print(time.process_time() - start)
 """
 
 
-def _file_text(n: int, pattern: str) -> str:
-    """The .uap file of a case; `edges listing P` is P's arcs written out as an `edges { ... }` list."""
+def _file_text(n: int, pattern: str, layers: int | None = None) -> str:
+    """The .uap file of a case (with a `layers` budget when given); `edges listing P` is P's arcs written out as an
+    `edges { ... }` list."""
     if pattern.startswith(LISTING):
         pattern = _listing(n, pattern[len(LISTING):])
-    return f"tokens {n}\n" + _heads_text(pattern)
+    return f"tokens {n}\n" + (f"layers {layers}\n" if layers else "") + _heads_text(pattern)
 
 
 def _heads_text(pattern: str) -> str:
@@ -226,7 +233,7 @@ def _decided(out: str) -> str:
         return "(no JSON)"
     group = r.get("group") or {}
     steps = r.get("steps", [])
-    least = next((s["evidence"].get("least") for s in steps if s.get("rule") == "PAT-LAYERS"), None)
+    least = next((s["evidence"].get("least") for s in steps if s.get("rule") in ("PAT-LAYERS", "SEQ-LAYERS")), None)
     conn = next((s["evidence"] for s in steps if s.get("rule") == "PAT-CONNECTED"), {})
     bounds = ""
     if "upper bound" in conn:  # the exact diameter was not decided: its proved bounds and the size that fits
@@ -275,7 +282,7 @@ def _case_rows(cases, repeat: int) -> list[str]:
         for label, n, pattern, target in cases:
             path = os.path.join(tmp, "case.uap")
             with open(path, "w") as fh:
-                fh.write(_file_text(n, pattern))
+                fh.write(_file_text(n, pattern, LAYER_VIEW_CASES.get(label)))
             cmd = [PY, "-m", "uapcheck", "--format", "json", "--no-suggest", "--no-cache", path]
             _timed(cmd)  # warm the parser cache
             ratios_cpu, ratios_wall, decided = [], [], ""
@@ -287,6 +294,9 @@ def _case_rows(cases, repeat: int) -> list[str]:
                 ratios_wall.append(wall / ((b1[1] + b2[1]) / 2))
                 decided = _decided(out)
             floor = ("rooted views on their twin quotients (Theorem F222)" if label in TWIN_VIEW_CASES
+                     else "rooted views per layer on their labelled twin quotients (Theorem F223)"
+                     if label in LAYER_VIEW_CASES
+                     else "covering lemma and transposition search (§21.4)" if label.startswith("periodic")
                      else "no token graph (twin quotient at the true sizes)" if label in QUOTIENT_CASES
                      else "no token graph (twin quotient stand-in)" if label in TWIN_CASES
                      else "no graph (closed forms)")
