@@ -231,3 +231,32 @@ def test_lengths_are_enumerated_only_for_relations_whose_thresholds_the_constant
     from uapcheck.verifier.by_class import _uncovered
     n = sympy.Symbol("n", integer=True, positive=True)
     assert uncovered(conditions, n) == want and _uncovered(conditions, n) == want
+
+
+BUDGET = """tokens {n}
+layers 2
+attention {{
+  kernel k(x, y) = exp(x . y)
+  pattern window(3) cyclic + strided(5)
+}}
+"""
+
+
+def test_a_not_uap_length_within_the_budget_is_held_to_a_view_witness():
+    """window(3) cyclic + strided(5) with `layers 2`: at n = 21, 22, 26, … below the range D = 2 = the budget and the
+    lengths are NOT-UAP (a view witness at depth D, re-decided with nauty on the verifier's rooted views); n = 23 is
+    UAP in 2 layers, and stating it NOT-UAP is rejected (it was accepted: a budget at least D was not re-decided)."""
+    cert = _cert(BUDGET.format(n="n"))
+    lengths = cert["steps"][-1]["data"]["lengths"]
+    assert [x["verdict"] for x in lengths[20:23]] == ["NOT-UAP", "NOT-UAP", "UAP"]
+    report = verify(cert, only={cert["steps"][-1]["id"]})
+    assert report.ok, report.problems
+
+    def not_uap(lengths):
+        x = lengths[22]
+        assert x["n"] == 23 and x["verdict"] == "UAP" and x["layers"] == 2
+        for key in ("layers", "least", "order"):
+            x.pop(key, None)
+        x["verdict"] = "NOT-UAP"
+    step = _tampered(BUDGET, not_uap)
+    assert step.outcome == REJECTED and "n = 23: stated NOT-UAP, but no view witness exists" in step.reason, step

@@ -635,7 +635,8 @@ def lengths(ctx, s) -> str:
         if verdict == "NOT-UAP" and connected and (cap is None or cap >= diameter):
             if cap is None:
                 raise Reject(f"n = {value}: stated NOT-UAP, but the pattern is strongly connected")
-            continue  # a budget at least D: a view witness's business, not re-decided here
+            _not_uap_within_budget(ctx, heads, value, diameter, cap)  # a budget at least D: a view witness's business
+            continue
         if verdict == "UAP":
             if not connected or not isinstance(layers, int) or layers < max(diameter, 1) or (
                     cap is not None and layers > cap):
@@ -677,8 +678,11 @@ def _mixer_lengths(ctx, listed, got) -> str:
     for x, value, verdict, layers in _decisive(listed):
         taps = _taps(ctx, {}, value)
         depth, _ = sumset_depth(value, taps)
-        if verdict == "NOT-UAP" and depth is not None and ctx.spec.layers is None:
-            raise Reject(f"n = {value}: stated NOT-UAP, but the taps' sum sets fill Z_{value} at depth {depth}")
+        budget = ctx.spec.layers
+        cap = value if budget == ctx.spec.tokens else budget if isinstance(budget, int) else None
+        if verdict == "NOT-UAP" and depth is not None and (budget is None or (cap is not None and cap >= max(depth, 1))):
+            raise Reject(f"n = {value}: stated NOT-UAP, but the taps' sum sets fill Z_{value} at depth {depth}"
+                         + ("" if budget is None else f", within the budget of {cap}"))
         if verdict != "UAP":
             continue
         if depth is None:
@@ -984,6 +988,31 @@ def _group_and_layers_at(ctx, heads, n: int, diameter: int, x: dict) -> None:
     if layers == depth + 1 and problem is None:
         raise Reject(f"n = {n}: {layers} = D + 1 layers stated least, but no view witness exists at depth D = "
                      f"{depth}: D layers suffice")
+
+
+def _not_uap_within_budget(ctx, heads, n: int, diameter: int, budget: int) -> None:
+    """At a length stated NOT-UAP below the range whose pattern is strongly connected with D ≤ the budget: the least
+    count is above the budget, so the budget is D and a view witness exists at depth D (D + 1 layers always suffice,
+    §11.2), decided with nauty on the rooted views as at a UAP length. Rejects a budget of D + 1 or more, and D where
+    no view witness exists (or G = S_n); Trust where the views are labelled or nauty is not available."""
+    from . import groups, patterns
+    from .check import Reject, Trust
+    depth = max(diameter, 1)
+    if budget > depth:
+        raise Reject(f"n = {n}: stated NOT-UAP, but D + 1 = {depth + 1} layers suffice (the view argument) within the "
+                     f"budget of {budget}")
+    if any(h.bias or h.position is not None for h in ctx.spec.heads) or ctx.spec.positional != "none":
+        raise Trust(f"the lengths below the range: n = {n}: whether D layers suffice with bias or a positional "
+                    "encoding (labelled views) is not re-decided here")
+    lab = patterns.labels_at(ctx.spec, heads, n, None)
+    gens, method = groups.full_generators(lab, n, ctx.spec.positional)
+    if gens is None:
+        raise Trust(f"the lengths below the range: n = {n}: the group is not re-derived ({method})")
+    if not all(patterns.preserves(g, lab, ctx.spec.positional) for g in gens):
+        raise Reject(f"n = {n}: a generator found does not preserve the labelled arcs")
+    if groups.order(gens, n) == math.factorial(n) or _view_problem(heads, n, depth, gens) is None:
+        raise Reject(f"n = {n}: stated NOT-UAP, but no view witness exists at depth D = {depth}: D layers suffice "
+                     f"within the budget of {budget}")
 
 
 def _not_allowed(ctx, value: int) -> bool:
