@@ -10,7 +10,9 @@
 - `views._OutsidePossible` (the transposition probe's pairs flagged on arrays) against `views._transposition_bad`:
   a pair is flagged exactly when some position it changes, other than a and b, lies outside the possible set; and
   the probe of several heads with a possible set finds the same witness, with the same units spent, either way;
-  and `views._candidate_pair_arrays` lists `views._candidate_pairs` in its order.
+  and `views._candidate_pair_arrays` lists `views._candidate_pairs` in its order;
+- `Neighbourhoods.holds_arcs` of a large head (a search in its sorted codes) against membership in
+  `Neighbourhoods.arc_codes` (the set the loop builds).
 """
 from __future__ import annotations
 
@@ -163,3 +165,19 @@ def test_xor_hash_on_arrays_is_the_loops(monkeypatch):
         loop = symmetry._xor_hash(values)
         monkeypatch.undo()
         assert symmetry._xor_hash(values) == loop
+
+
+@pytest.mark.parametrize("patterns, n", [(["window(1) + random(2, seed=1)", "window(1) + random(2, seed=2)"], 16_384),
+                                         (["window(3) + global(2) + random(3, seed=0)"], 8_192)])
+def test_holds_arcs_of_a_large_head_is_membership_in_its_arc_codes(patterns, n):
+    from uapcheck.graphs import build_graph
+    from uapcheck.graphs.build import _decoded_by_numpy
+    nb = Neighbourhoods([build_graph(head.pattern, n, {}) for head in _spec(patterns, n).heads])
+    rng = random.Random(n)
+    for h in range(nb.num_heads):
+        assert _decoded_by_numpy(nb.graphs[h])
+        codes = nb.arc_codes(h)
+        keys = rng.sample(sorted(codes), 500) + [v * n + v for v in range(0, n, n // 50)]
+        keys += [rng.randrange(n * n) for _ in range(500)] + [0, n * n - 1]
+        assert nb.holds_arcs(h, keys) == [k in codes for k in keys]
+        assert nb.holds_arcs(h, []) == []

@@ -36,7 +36,7 @@ from typing import Callable, Iterable, Optional, Sequence
 
 from ..bignum import count_automorphisms
 from ..groups import offset_class, orbits
-from .build import PatternGraph, reversed_code_array
+from .build import PatternGraph, _decoded_by_numpy, reversed_code_array
 from .. import bliss
 
 @dataclass(frozen=True)
@@ -209,6 +209,7 @@ class Neighbourhoods:
         self.num_heads = len(distinct)
         self.graphs = distinct
         self._head_sets: list[dict[int, frozenset]] = [{} for _ in distinct]
+        self._sorted_codes: dict = {}  # `holds_arcs`' sorted codes of a large head, by head
         union = union_graph(list(dict.fromkeys(distinct)))
         self.num_arcs = union.num_arcs
         if len(distinct) == 1 and not self.labelled:
@@ -330,6 +331,24 @@ class Neighbourhoods:
             n, lists = self.n, self._head_lists[h]
             got = codes[h] = {v * n + u for v in range(n) for u in lists[v] if u != v}
         return got
+
+    def holds_arcs(self, h: int, keys: list) -> list:
+        """Whether head h holds each arc v·n + u of ``keys`` (u ≠ v), as `arc_codes` would answer: a large head
+        (`build._decoded_by_numpy`) is searched in its sorted reversed codes, loops left out, without the set."""
+        if not _decoded_by_numpy(self.graphs[h]):
+            codes = self.arc_codes(h)
+            return [k in codes for k in keys]
+        import numpy as np
+        table = self._sorted_codes.get(h)
+        if table is None:
+            n = self.n
+            rev = reversed_code_array(self.graphs[h])
+            table = self._sorted_codes[h] = rev[rev // n != rev % n]
+        if not len(table) or not keys:
+            return [False] * len(keys)
+        wanted = np.asarray(keys, dtype=np.int64)
+        at = np.minimum(np.searchsorted(table, wanted), len(table) - 1)
+        return (table[at] == wanted).tolist()
 
     def arc_label(self, h: int, v: int, u: int):
         """Head h's label of the arc u → v (0-based; None for an unlabelled head)."""
@@ -475,11 +494,13 @@ def _transposition_bad(nb: Neighbourhoods, a: int, b: int) -> Optional[set]:
     candidates.discard(a)
     candidates.discard(b)
     n = nb.n
+    listed = list(candidates)
     for h in range(nb.num_heads):
-        codes = nb.arc_codes(h)   # v ∉ {a, b}: a ∈ N_h(v) exactly when the arc a → v is in the head
-        for v in candidates:
-            at = v * n
-            if (at + a in codes) != (at + b in codes):
+        # v ∉ {a, b}: a ∈ N_h(v) exactly when the arc a → v is in the head
+        from_a = nb.holds_arcs(h, [v * n + a for v in listed])
+        from_b = nb.holds_arcs(h, [v * n + b for v in listed])
+        for v, x, y in zip(listed, from_a, from_b):
+            if x != y:
                 bad.add(v)
     if not swap_ok:
         bad.update((a, b))
