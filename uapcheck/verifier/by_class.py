@@ -591,8 +591,8 @@ def reach_at(ctx, value: int) -> "tuple[list, bool, int]":
 def lengths(ctx, s) -> str:
     """The verdict step's lengths below its range: exactly the lengths no stated condition covers (the range and
     the classes stated beside it, decoded here), and at each one the verdict agrees with BFS on the verifier's own
-    arcs (NOT-UAP: not strongly connected, or a budget below the diameter, or a budget the verifier does not
-    re-decide; UAP: strongly connected with the diameter at most the count, and the count within the budget).
+    arcs (NOT-UAP: not strongly connected, or a budget below the diameter, or a budget of D with a view witness at
+    depth D, `_not_uap_within_budget`; UAP: strongly connected with the diameter at most the count, and the count within the budget).
     Returns the words for the step's reason ("" without lengths)."""
     import sympy
     from .check import Reject, Trust
