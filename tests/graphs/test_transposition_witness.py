@@ -4,7 +4,8 @@ up to 3, it returns the first transposition, in its candidate order, that keeps 
 `witness_condition_holds`) and lies outside G (arc by arc) — the transpositions of G it skips by the bitset test of
 every layer whole are exactly the ones `in_group` accepts. And the CPU time of `periodic { global(2), global(2) }` at
 n = 800, past the views' work limit, whose search over about 640,000 pairs of twins (all in G) ran out of the 60 s
-budget when each was tested arc by arc."""
+budget when each was tested arc by arc, and which the rooted views counted per G-orbit then settle (2 layers,
+least)."""
 from __future__ import annotations
 
 import random
@@ -14,7 +15,7 @@ import pytest
 
 import uapcheck
 from uapcheck.graphs import symmetry_group
-from uapcheck.graphs.layers import _InLists, _swap_candidates, connectivity, transposition_witness, \
+from uapcheck.graphs.layers import _InLists, _swap_candidates, connectivity, least_layers, transposition_witness, \
     witness_condition_holds
 from uapcheck.graphs.symmetry import pattern_structure
 from uapcheck.groups import orbits
@@ -56,10 +57,53 @@ def test_the_search_finds_the_first_witness_by_the_definition(seed):
 
 
 def test_global2_alternation_at_800_past_the_work_limit_is_decided():
+    """Past the views' work limit (counted with n roots): the covering lemma's count 3 after the whole transposition
+    search (no witness: 2 layers suffice), fast; then, in the rule, the rooted views counted per G-orbit (two) settle
+    it: 2 layers, least."""
+    seq = build_sequence(_spec(["periodic { global(2), global(2) }"], 800))
+    graphs = seq.distinct_graphs()
+    grp = symmetry_group(graphs)
+    assert connectivity(seq).depth == 2
+    start = time.process_time()
+    covered = least_layers(seq, 2, int(grp.order), grp.generators, pattern_structure(graphs).preserves, None)
+    assert time.process_time() - start < 8
+    assert covered.layers == 3 and covered.covering is not None and not covered.least
     source = "tokens 800\nattention {\n kernel k(x, y) = exp(x . y)\n pattern periodic { global(2), global(2) }\n}\n"
     start = time.process_time()
     result = uapcheck.check(source)
     spent = time.process_time() - start
-    assert result.verdict == "UAP" and result.layers == 3  # the covering lemma's count, not shown least
-    assert spent < 10, f"{spent:.1f} s of CPU"
-    assert connectivity(build_sequence(_spec(["periodic { global(2), global(2) }"], 800))).depth == 2
+    assert result.verdict == "UAP" and result.layers == 2
+    out = result.to_dict()
+    step = next(s for s in out["steps"] if s["rule"] == "SEQ-LAYERS")
+    assert out["least"] is True and step["certificate"]["kind"] == "layer-rooted-views"
+    assert spent < 12, f"{spent:.1f} s of CPU"
+
+
+def test_views_per_orbit_settle_the_covering_count_as_the_exact_decision():
+    """On random sequences at n ≤ 7: whenever the covering route gives a count, the rooted views below it (work counted
+    per G-orbit, `least_by_views_per_orbit`) give the exact decision's least count, which is never above it."""
+    from uapcheck.graphs.layers import _least_by_covering, covering_depth, least_by_views_per_orbit
+    rng = random.Random(77)
+    settled = 0
+    for _ in range(40):
+        heads, n = _random_heads(rng), rng.randint(4, 7)
+        seq = build_sequence(_spec(heads, n))
+        depth = connectivity(seq).depth
+        if depth is None:
+            continue
+        graphs = seq.distinct_graphs()
+        grp = symmetry_group(graphs)
+        in_group = pattern_structure(graphs).preserves
+        lists = _InLists(seq)
+        top = seq.depth or covering_depth(seq, lists)
+        if top is None:
+            continue
+        d = max(depth, 1)
+        exact = least_layers(seq, d, int(grp.order), grp.generators, in_group, seq.depth)
+        covered = _least_by_covering(seq, d, int(grp.order), grp.generators, in_group, top, lists, "views off")
+        if covered.layers is None:
+            continue
+        got = least_by_views_per_orbit(seq, d, int(grp.order), grp.generators, in_group, below=covered.layers)
+        assert got is not None and got.layers == exact.layers <= covered.layers and got.least
+        settled += 1
+    assert settled >= 10

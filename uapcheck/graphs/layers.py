@@ -629,6 +629,12 @@ def least_layers(seq: LayerSequence, diameter: int, group_order: int, generators
         return _least_by_covering(seq, diameter, group_order, generators, in_group, top, lists,
                                   f"the view decision would take about {work:,} arc visits (limit {MAX_VIEW_WORK:,}; "
                                   f"{views_fit(seq.n, work, MAX_VIEW_WORK)})")
+    return _least_by_views(seq, diameter, top, group_order, generators, in_group, limit, lists)
+
+
+def _least_by_views(seq: LayerSequence, diameter: int, top: int, group_order: int, generators: Sequence[Sequence[int]],
+                    in_group: Callable[[Sequence[int]], bool], limit: Optional[int], lists: _InLists) -> LeastLayers:
+    """The rooted views at every depth from D_Φ (= ``diameter``) to ``top``: the first without a witness."""
     last_witness = None
     for m in range(diameter, top + 1):
         decision = decide_depth(seq, m, group_order, generators, in_group, lists)
@@ -640,6 +646,28 @@ def least_layers(seq: LayerSequence, diameter: int, group_order: int, generators
     if limit is None:
         raise AssertionError("internal error: a witness at the covering depth")
     return LeastLayers(None, last_witness, None)
+
+
+def least_by_views_per_orbit(seq: LayerSequence, diameter: int, group_order: int, generators: Sequence[Sequence[int]],
+                             in_group: Callable[[Sequence[int]], bool], limit: Optional[int] = None,
+                             below: Optional[int] = None) -> Optional[LeastLayers]:
+    """The exact rooted-view decision up to ``below`` (a count the covering lemma showed sufficient, not least) when
+    its work counted per G-orbit — one rooted view per orbit and depth — fits MAX_VIEW_WORK; None otherwise. Few
+    orbits mean a large G, whose views' classes of twins go to their labelled quotients (Theorem F223):
+    `periodic { global(2), global(2) }` at n = 800 has two orbits, and n times the arcs is past the limit."""
+    from ..groups import orbits
+    lists = _InLists(seq)
+    top = below if below is not None else limit
+    if top is None:
+        top = covering_depth(seq, lists)
+        if top is None:
+            return None
+    arcs = sum(len(s) for q in lists.heads for h in q for s in h)
+    work = arcs * (top // seq.period + 1) * len(set(orbits(seq.n, generators))) * (top - diameter + 1)
+    if work > MAX_VIEW_WORK:
+        return None
+    return _least_by_views(seq, diameter, top, group_order, generators, in_group, top if below is not None else limit,
+                           lists)
 
 
 def _least_by_covering(seq: LayerSequence, diameter: int, group_order: int, generators: Sequence[Sequence[int]],

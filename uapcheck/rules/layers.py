@@ -361,16 +361,45 @@ def layered_premises(spec: S.Spec):
         step = undecided_step(desc, f"the least number of layers: {least.reason}")
         return _alternation_outcome(spec, desc, True) or PatternOutcome(gstep, info, (connected, step), None, diameter,
                                                                         None)
-    wcert = None
-    if least.witness is not None:
-        w = least.witness
-        wcert = LayerViewWitness(seq, w.depth, w.position, w.permutation)
-        wcert.check()  # the witness quoted in the claim is checked like a certificate
-    lstep = layers_step(connected, diameter, least.layers, _sufficiency(seq, least, gens, int(grp.order)), wcert,
-                        least.least)
-    # a count past the views' work limit not shown least: §21.7's closed forms where they show theirs least
+    # a count past the views' work limit not shown least: §21.7's closed forms where they show theirs least, else the
+    # rooted views when their work counted per G-orbit fits
     exact = None if least.least else _alternation_outcome(spec, desc, True)
-    return exact or PatternOutcome(gstep, info, (connected, lstep), least.layers, diameter, None)
+    if exact is not None:
+        return exact
+    least = _settled_by_views(seq, max(diameter, 1), int(grp.order), gens, in_group, least)
+    lstep = layers_step(connected, diameter, least.layers, _sufficiency(seq, least, gens, int(grp.order)),
+                        _quoted_witness(seq, least), least.least)
+    return PatternOutcome(gstep, info, (connected, lstep), least.layers, diameter, None)
+
+
+def _quoted_witness(seq: LayerSequence, least) -> Optional[LayerViewWitness]:
+    """The witness one layer below the count, checked like a certificate (the claim quotes it), or None."""
+    if least.witness is None:
+        return None
+    w = least.witness
+    wcert = LayerViewWitness(seq, w.depth, w.position, w.permutation)
+    wcert.check()
+    return wcert
+
+
+def _settled_by_views(seq: LayerSequence, diameter: int, order: int, gens: tuple, in_group, covered):
+    """The covering lemma's count ``covered`` (sufficient, not shown least) settled by the rooted views below it when
+    their work per G-orbit fits (graphs/layers.least_by_views_per_orbit); ``covered`` itself when it does not, or when
+    the views run out of their time. A count already least is kept."""
+    from ..graphs.layers import least_by_views_per_orbit
+    if covered.least:
+        return covered
+    try:
+        with time_limit("deciding the least number of layers (rooted views per layer, one per G-orbit)", 60.0):
+            exact = least_by_views_per_orbit(seq, diameter, order, gens, in_group, below=covered.layers)
+    except BudgetExceeded:
+        return covered
+    if exact is None or exact.layers is None:
+        return covered
+    if exact.layers > covered.layers:
+        raise AssertionError(f"internal error: the rooted views need {exact.layers} layers where the covering lemma "
+                             f"shows {covered.layers} enough")
+    return exact
 
 
 def _sufficiency(seq: LayerSequence, least, gens: tuple, order: int) -> "LayerViews | LayerGroupCovering":
