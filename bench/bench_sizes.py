@@ -73,7 +73,8 @@ CASES = [
     # whole views took about 25 s of CPU
     ("global(2)", 2000, "global(2)", 3.0),
     # per-layer patterns (docs/theory.md §21): with `layers 2` the rooted views per layer on their labelled twin
-    # quotients (Theorem F223); without, past the views' work limit, the covering lemma and the transposition search
+    # quotients (Theorem F223); without, past the views' work limit counted with n roots, the covering lemma, then
+    # the views counted per G-orbit (two)
     ("periodic { global(2), global(2) }, layers 2", 800, "periodic { global(2), global(2) }", 3.0),
     ("periodic { global(2), global(2) }", 800, "periodic { global(2), global(2) }", 3.0),
     ("BigBird: window(3) + global(2) + random(3, seed=0)", 65536,
@@ -296,7 +297,7 @@ def _case_rows(cases, repeat: int) -> list[str]:
             floor = ("rooted views on their twin quotients (Theorem F222)" if label in TWIN_VIEW_CASES
                      else "rooted views per layer on their labelled twin quotients (Theorem F223)"
                      if label in LAYER_VIEW_CASES
-                     else "covering lemma and transposition search (§21.4)" if label.startswith("periodic")
+                     else "covering lemma, then rooted views per G-orbit (§21.4, F223)" if label.startswith("periodic")
                      else "no token graph (twin quotient at the true sizes)" if label in QUOTIENT_CASES
                      else "no token graph (twin quotient stand-in)" if label in TWIN_CASES
                      else "no graph (closed forms)")
