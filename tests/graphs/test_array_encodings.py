@@ -6,7 +6,8 @@
   `symmetry._encode`'s loop: the same graph and colours;
 - `symmetry._xor_hash` on a numpy array (from `symmetry.XOR_HASH_ARRAY` values) against its loop;
 - `symmetry._plain_joint_labels` (unbiased heads' joint arc labels, from `symmetry.JOINT_ARRAY_ARCS` arcs) against
-  `symmetry._joint_labels`' loop: the same labels, numbered alike, in the same order, and the same support;
+  `symmetry._joint_labels`' loop: the same labels, numbered alike, in the same order, and the same support; and the
+  labels it keeps in code order against a lookup per arc (`_Structure.edge_labels`);
 - `views._OutsidePossible` (the transposition probe's pairs flagged on arrays) against `views._transposition_bad`:
   a pair is flagged exactly when some position it changes, other than a and b, lies outside the possible set; and
   the probe of several heads with a possible set finds the same witness, with the same units spent, either way;
@@ -153,6 +154,15 @@ def test_joint_labels_on_arrays_are_the_loops(monkeypatch):
             symmetry._JOINT.clear()
             support, labels, count = symmetry._joint_labels(n, layers)
             got.append((list(support.codes), list(labels.items()), count))
+            if bound == 0 and count > 1:
+                # the labels kept in code order give the edge labels a lookup per arc gives, when the codes are
+                # decoded with numpy (ascending), and the lookups otherwise
+                from uapcheck.graphs import build
+                for decode in (10 ** 9, 0):
+                    monkeypatch.setattr(build, "NUMPY_DECODE_ARCS", decode)
+                    st = symmetry._Structure(n, support, labels, count, False, "test")
+                    assert st.edge_labels() == [labels[c] for c in build.edge_order(support)]
+                monkeypatch.undo()
         assert got[0] == got[1]
 
 

@@ -62,8 +62,8 @@ from ..groups import (NamedGroup, factorial_order_latex, factorial_order_text, r
                       symmetric_generators)
 from ..spec import BIAS_KINDS
 from ..groups import bucket_kind, offset_class
-from .build import (PatternGraph, _derived, _no_gc, code_array, code_endpoints, edge_order, endpoints,
-                    neighbour_lists, to_igraph)
+from .build import (PatternGraph, _decoded_by_numpy, _derived, _no_gc, code_array, code_endpoints, edge_order,
+                    endpoints, neighbour_lists, to_igraph)
 from .. import bliss
 
 POSITIONAL_KINDS = ("none", "absolute")
@@ -175,8 +175,11 @@ class _Structure:
     def edge_labels(self) -> list[int]:
         """The label of every arc, in the edge order of ``endpoints``/``to_igraph`` (cached)."""
         if self._edge_labels is None:
+            kept = _derived(self.support).get(JOINT_LABELS_BY_CODE) if self.labels is not None else None
             if self.labels is None:
                 self._edge_labels = [0] * self.num_arcs
+            elif kept is not None and kept[0] is self.labels and _decoded_by_numpy(self.support):
+                self._edge_labels = kept[1].tolist()  # the edge order is the codes ascending
             else:
                 self._edge_labels = list(map(self.labels.__getitem__, edge_order(self.support)))
         return self._edge_labels
@@ -427,11 +430,21 @@ def _plain_joint_labels(n: int, graphs: list) -> tuple[PatternGraph, dict[int, i
     order = np.sort(first)               # each code once, at its first place in the loop's order
     codes = every[order]
     masks = mask[back[order]]
-    _, seen, ids = np.unique(masks, return_index=True, return_inverse=True)
+    distinct_masks, seen, ids = np.unique(masks, return_index=True, return_inverse=True)
     rank = np.empty(len(seen), dtype=np.int64)
     rank[np.argsort(seen, kind="stable")] = np.arange(len(seen), dtype=np.int64)  # numbered by first occurrence
     labels = dict(zip(codes.tolist(), rank[ids.reshape(-1)].tolist()))
-    return PatternGraph(n, frozenset(labels)), labels, len(seen)
+    support = PatternGraph(n, frozenset(labels))
+    # the labels in ascending code order (`uniq`), each code's label read off its mask: `edge_labels` without a
+    # lookup per arc when the support's edge order is ascending
+    in_code_order = rank[np.searchsorted(distinct_masks, mask)]
+    in_code_order.flags.writeable = False
+    _derived(support)[JOINT_LABELS_BY_CODE] = (labels, in_code_order)
+    return support, labels, len(seen)
+
+
+#: The derived-forms key of a support's joint labels in ascending code order, with the dict they are the values of.
+JOINT_LABELS_BY_CODE = "joint labels by code"
 
 
 # ---------------------------------------------------------------------------------------------
