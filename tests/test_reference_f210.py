@@ -12,8 +12,11 @@ from __future__ import annotations
 
 import pynauty
 import pytest
+import sympy
 
 from breadth_first import distances
+
+from uapcheck.graphs.cyclic_covered_least import suffice_classes
 
 # (w, s) with w + 1 <= s <= 2w + 1, s >= 3: F200's (S), (E) and (B) cases among them
 PAIRS = [(1, 3), (2, 3), (2, 4), (2, 5), (3, 4), (3, 6)]
@@ -99,7 +102,8 @@ def _engine(patterns, n) -> dict:
     from uapcheck.derive import check_spec
     from uapcheck.parse import parse_source
     heads = "\n".join(f"attention {{ kernel k(x, y) = exp(x . y); pattern {p} }}" for p in patterns)
-    return check_spec(parse_source(f"tokens {n}\n{heads}\n", "f210.uap"), 60.0).to_dict()
+    result = check_spec(parse_source(f"tokens {n}\n{heads}\n", "f210.uap"), 60.0)
+    return {**result.to_dict(), "layers expression": result.layers}
 
 
 def _least_residues(d: dict, s: int) -> set[int]:
@@ -120,9 +124,13 @@ CASES = [(w, s, "split") for w, s in PAIRS] + [(2, 4, "window beside union"), (2
 def test_split_heads_count_and_least_flag_against_views(w, s, split):
     patterns = tuple(p.format(w=w, s=s) for p in SPLITS[split])
     d = _engine(patterns, "n")
-    divisible = s <= 2 * w  # Theorem F218: 2 layers on n ≡ 0 (mod s), 3 on the other classes
-    want = f"Piecewise((2, Eq(Mod(n, {s}), 0)), (3, True))" if divisible else "3"
-    assert d["verdict"] == "UAP" and str(d["layers"]) == want, (patterns, d["verdict"], d["layers"])
+    divisible = s <= 2 * w  # Theorems F218 and F219: 2 layers on n ≡ 0 (mod s) and F219's classes, 3 on the others
+    two = {0, *suffice_classes(w, s)} if divisible else set()
+    assert d["verdict"] == "UAP", (patterns, d["verdict"], d["layers"])
+    n_ = sympy.Symbol("n", integer=True, positive=True)
+    for e in range(s):  # the stated count read at one length of each class
+        got = sympy.sympify(d["layers expression"]).xreplace({n_: 40 * s + e})
+        assert int(got) == (2 if e in two else 3), (patterns, e, d["layers"])
     start = s * (3 * w + 2)
     stated = int((d["group"].get("condition") or "").removeprefix("n ≥ "))
     assert stated <= start + s, (patterns, stated)  # a few lengths past F210's start may be listed one by one
@@ -140,8 +148,8 @@ def test_split_heads_count_and_least_flag_against_views(w, s, split):
             e = below[n]
             assert e["verdict"] == "UAP" and e["layers"] == (3 if witness[2] else 2) and e["least"], (patterns, n, e)
             continue
-        if divisible and n % s == 0:  # 2 layers stated (Theorem F218), least as D = 2: no witness at depth 2
-            assert 0 in least and not witness[2], (patterns, n, "2 layers stated, but a view witness at depth 2")
+        if n % s in two:  # 2 layers stated (Theorems F218, F219), least as D = 2: no witness at depth 2
+            assert n % s in least and not witness[2], (patterns, n, "2 layers stated, but a view witness at depth 2")
         elif n % s in least:  # 3 layers least stated: 2 layers must not suffice
             assert witness[2], (patterns, n, "least stated, but no view witness at depth 2")
         else:  # sufficient, not shown least: the reference agrees that no witness exists at depth 2

@@ -37,10 +37,11 @@ def _stated(layers, least: bool, least_classes: tuple, s: int) -> dict:
 
 
 def _check_classes(stated: dict, w: int, s: int) -> None:
-    """The statement itself: 2 least on n ≡ 0, 3 least on F200's classes, 3 sufficient elsewhere."""
-    classes = L.witness_classes(w, s)
+    """The statement itself: 2 least on n ≡ 0 (F218) and on F219's classes, 3 least on F200's: every class decided."""
+    classes, two = L.witness_classes(w, s), (0,) + L.suffice_classes(w, s)
+    assert set(classes) | set(two) == set(range(s)), (w, s)
     for r, (count, least) in stated.items():
-        assert (count, least) == ((2, True) if r == 0 else (3, r in classes)), (w, s, r, count, least)
+        assert (count, least) == ((2, True) if r in two else (3, True)), (w, s, r, count, least)
 
 
 @pytest.mark.parametrize("w, s", ONE_HEAD)

@@ -84,35 +84,38 @@ def test_the_classes_and_the_count_are_the_concrete_engine_s(w, s):
         got = F.concrete(pattern(w, s), n)
         assert got.least and got.diameter == 2, n
         proved = n % s in CLASSES[(w, s)]
-        assert got.layers == (3 if proved else 2), n  # 2 on the other classes: the open question O6 (F202 for s = 2)
+        assert got.layers == (3 if proved else 2), n  # 2 on the other classes: Theorems F218, F219 (F202 for s = 2)
         count = int(theorem.layers.xreplace({N: n}))
         if s == 2:  # Theorem F202: D = 2 layers, least, on every class
             assert theorem.least and count == 2, n
             continue
-        assert count == (2 if divisible and n % s == 0 else 3), n
-        assert theorem.least_at(n) == (proved or (divisible and n % s == 0)) and got.layers <= count, n
+        two = divisible and (n % s == 0 or n % s in L.suffice_classes(w, s))  # F218 on 0, F219 on its classes
+        assert count == (2 if two else 3), n
+        assert theorem.least_at(n) == (proved or two) and got.layers <= count, n
         if theorem.least_at(n):
             assert got.layers == count, n
+    if divisible:  # F200, F218 and F219 together decide every class: least on every class
+        assert theorem.least and theorem.open_question == "", (w, s)
 
 
 def test_the_least_flag_by_class_at_symbolic_n():
-    by_class = sympy.Piecewise((2, sympy.Eq(sympy.Mod(N, 7), 0)), (3, True))
-    t = F.match([pattern(5, 7)], N, {})  # Theorem F218 on 7 | n (2 layers), F200's witnesses on 1, …, 4 (3 layers)
-    assert not t.least and t.least_classes == (7, (0, 1, 2, 3, 4)) and "O6" in t.open_question
-    assert t.layers == by_class
+    t = F.match([pattern(5, 7)], N, {})  # F218 on 7 | n, F219 on 5, 6 (2 layers), F200's witnesses on 1, …, 4 (3)
+    assert t.least and t.least_classes == () and t.open_question == ""
+    assert all(int(t.layers.xreplace({N: 140 + r})) == (2 if r in (0, 5, 6) else 3) for r in range(7))
     t = F.match([pattern(2, 5)], N, {})
     assert t.least and t.least_classes == () and t.open_question == "" and t.layers == 3
     t = F.match([pattern(1, 2)], N, {})  # Theorem F202: the far positions are the other parity, D = 2 least
     assert t.least and t.layers == 2 and t.least_classes == ()
-    t = F.match([pattern(2, 3)], N, {})  # no witness on any class: 2 least on 3 | n (F218), 3 sufficient elsewhere
-    assert not t.least and t.least_classes == (3, (0,))
-    assert t.layers == sympy.Piecewise((2, sympy.Eq(sympy.Mod(N, 3), 0)), (3, True))
+    t = F.match([pattern(2, 3)], N, {})  # no witness on any class: 2 least on 3 | n (F218) and elsewhere (F219)
+    assert t.least and t.least_classes == () and t.layers == 2
     t = F.match([pattern(2, 5)], sympy.Integer(45), {})  # at a length: one count, one flag
     assert t.least and t.layers == 3
     t = F.match([pattern(5, 7)], sympy.Integer(700), {})
     assert t.least and t.layers == 2 and "F218" in str(t.why_layers)
-    t = F.match([pattern(5, 7)], sympy.Integer(705), {})
-    assert not t.least and t.layers == 3
+    t = F.match([pattern(5, 7)], sympy.Integer(705), {})  # n ≡ 5: Theorem F219
+    assert t.least and t.layers == 2 and "F219" in str(t.why_layers)
+    t = F.match([pattern(5, 7)], sympy.Integer(704), {})  # n ≡ 4: F200's witness
+    assert t.least and t.layers == 3
 
 
 def test_the_seam_swap_of_the_catalog_head():
@@ -126,9 +129,8 @@ def test_the_seam_swap_of_the_catalog_head():
 
 def test_the_verdicts():
     r = checked("n", 5, 7)
-    assert r.verdict == "UAP" and r.layers == sympy.Piecewise((2, sympy.Eq(sympy.Mod(N, 7), 0)), (3, True))
-    assert ("2 if n mod 7 = 0, else 3 attention layers (least for n mod 7 ∈ {0, 1, 2, 3, 4}; sufficient, not shown "
-            "least otherwise)") in headline(r)
+    assert r.verdict == "UAP" and "2 if n mod 7 ∈ {0, 5, 6}, else 3 attention layers" in headline(r)
+    assert "sufficient" not in headline(r)
     r = checked("n", 2, 5)
     assert r.verdict == "UAP" and r.layers == 3 and "sufficient" not in headline(r)
     # a concrete n past the concrete engine's reach: the flag of n's class
@@ -155,10 +157,10 @@ def test_the_verifier_rejects_a_tampered_count(tamper):
         _layers(cert)["data"]["least"] = False
     else:
         cert = certificate("n", 5, 7)
-        if tamper == "every class":
-            _layers(cert)["data"]["least"] = True
-            _layers(cert)["data"]["least classes"] = None
+        if tamper == "every class":  # 2 layers on every class: F200's witnesses refute it on n ≡ 1, …, 4
+            _layers(cert)["data"]["layers"] = 2
         else:
+            _layers(cert)["data"]["least"] = False
             _layers(cert)["data"]["least classes"] = {"modulus": 7, "residues": [1, 2, 3, 4, 5]}
     report = verify(cert)
     assert not report.ok
@@ -180,10 +182,10 @@ def test_a_budget_of_two_layers_is_refuted_on_the_witness_classes_only():
     src = SOURCE.format(n="n", w=5, s=7).replace("attention", "layers 2\nattention", 1)
     r = uapcheck.check(src, "t.uap")
     text = headline(r)
-    # UAP on 7 | n (Theorem F218: 2 layers least), NOT-UAP on F200's classes, open (O6) on the other two
+    # UAP on 7 | n (Theorem F218) and on n ≡ 5, 6 (Theorem F219): 2 layers least; NOT-UAP on F200's classes
     assert text.startswith("UAP · G = D_n when 7 | n, else the reflection i ↦ n + 1 − i · 2 attention layers (for n ≥ "
-                           "119 and n mod 7 = 0); NOT-UAP for n ≥ 119 and (n mod 7 ∈ {1, 2, 3, 4}); INCONCLUSIVE for "
-                           "n ≥ 119 and (n mod 7 ∈ {5, 6})"), text
+                           "119 and (n mod 7 ∈ {0, 5, 6})); NOT-UAP for n ≥ 119 and (n mod 7 ∈ {1, 2, 3, 4})"), text
+    assert "INCONCLUSIVE" not in text
     report = verify(json.loads(json.dumps(certfile.build(r, src))))
     assert report.ok and report.complete
     src = SOURCE.format(n="n", w=2, s=5).replace("attention", "layers 2\nattention", 1)

@@ -13,9 +13,15 @@ or in one window in the middle, so the check is the same at every length of the 
 * the end-root swap: a root i ≤ w whose window wraps round the seam sees the residues [1, i + w] ∪ [e − w + i, e]
   (e = n mod s) only; when two consecutive residues r, r + 1 are missed and r + w + 1 ≢ i (mod s), the swap
   (x x + 1) with x ≡ r, 3w + 1 ≤ x < 3w + 1 + s, is a witness at i.
+
+Theorem F219 (lemma AJ) on the other classes e ≠ 0 for s ≤ 2w: a view witness with 2 layers at n + s gives one at n
+for every n ≥ max(s(3w + 2), 15s) of the class (one period cut out of the root's class, aligned with σ), so when the
+rooted views find none at the class's lengths below max(s(3w + 2), 15s) + s, D = 2 layers suffice at every n of the
+class (``suffice_classes``).
 """
 from __future__ import annotations
 
+import functools
 from typing import Optional
 
 #: a witness: (root, the 2-cycles of σ); σ keeps N(v) for every v within distance 1 of the root and is not in G
@@ -86,3 +92,47 @@ def witness(w: int, s: int, n: int) -> Optional[Witness]:
         x = _first(3 * w + 1, r, s)
         return i, ((x, x + 1),)
     return None
+
+
+def pump_from(w: int, s: int) -> int:
+    """Lemma AJ's range: a witness at n + s gives one at n for n ≥ max(s(3w + 2), 15s) (the root's class then has at
+    least 16 members at n + s, so a period of it can be cut out away from the root, the seam and a swapped pair)."""
+    return max(low(w, s), 15 * s)
+
+
+def base_lengths(w: int, s: int, e: int) -> tuple[int, ...]:
+    """Theorem F219's check: the lengths n ≡ e (mod s) with s(3w + 2) ≤ n < max(s(3w + 2), 15s) + s."""
+    return tuple(n for n in range(low(w, s), pump_from(w, s) + s) if n % s == e)
+
+
+#: Theorem F219's check runs the rooted views up to this (w, s): above, the classes stay "sufficient, not shown least"
+SUFFICE_MAX_S = 16
+
+
+def _no_witness(w: int, s: int, n: int) -> bool:
+    """The concrete engine's rooted views (canonical labelling, §11.9) of `window(w) cyclic + strided(s)` at n: True
+    when D = 2 layers suffice (no view witness at depth 2), False when a witness exists or the views ran out."""
+    from .. import spec as S
+    from . import analyze_connectivity, build_graph, symmetry_group
+    from .symmetry import pattern_structure
+    from .views import PROBE_WORK, decide_views
+    graphs = [build_graph(S.PatternUnion((S.Window(w, True), S.Strided(s))), n, {})]
+    conn = analyze_connectivity(graphs)
+    if not conn.strongly_connected or conn.diameter != 2:
+        return False
+    grp = symmetry_group(graphs)
+    dec = decide_views(graphs, 2, int(grp.order), grp.generators, pattern_structure(graphs).preserves,
+                       probe_work=PROBE_WORK, certificate=False)
+    return dec.sufficient is True
+
+
+@functools.lru_cache(maxsize=256)
+def suffice_classes(w: int, s: int) -> tuple[int, ...]:
+    """Theorem F219: the residues e ≠ 0 of n mod s (w + 1 ≤ s ≤ 2w, s ≥ 3) outside Theorem F200's classes where the
+    rooted views find no view witness with 2 layers at every length of ``base_lengths``; by lemma AJ D = 2 layers
+    suffice at every n ≥ s(3w + 2) of such a class. () outside the family or above ``SUFFICE_MAX_S``."""
+    if not (w >= 2 and w + 1 <= s <= 2 * w and 3 <= s <= SUFFICE_MAX_S):
+        return ()
+    stated = set(witness_classes(w, s))
+    return tuple(e for e in range(1, s) if e not in stated
+                 and all(_no_witness(w, s, n) for n in base_lengths(w, s, e)))

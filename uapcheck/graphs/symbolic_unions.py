@@ -506,9 +506,10 @@ def cyclic_covered_strided_theorem(n, w: int, s: int):
     """F201 with F197, F200 and F218: `window(w) cyclic + strided(s)`, integers w ≥ 1, w + 1 ≤ s ≤ 2w + 1,
     n ≥ s(3w + 2): D = 2 (Theorem F197 (b): d* = w + 1, or w + 2 when s = w + 1, so D = 2 from n = 2w + 3), G = D_n when
     s | n, else the reflection (Theorem F201). Layers, by class of n mod s: for s ≤ 2w, D = 2 on n ≡ 0, least (Theorem
-    F218, lemma AH); D + 1 = 3 on the other classes, least where Theorem F200 gives a view witness with 2 layers (every
-    class for s = 2w + 1), sufficient on the others (whether D = 2 suffice there is open, O6). A count by class: a
-    Piecewise over n mod s with a least flag by class (``least_classes``)."""
+    F218, lemma AH) and on the classes where Theorem F219's check finds no view witness (lemma AJ carries it to every
+    n of the class); D + 1 = 3 on the other classes, least where Theorem F200 gives a view witness with 2 layers
+    (every class for s = 2w + 1), sufficient on any class neither decides (none for s ≤ 16, O6). A count by class: a
+    Piecewise over n mod s with a least flag by class (``least_classes``) where a class stays undecided."""
     from dataclasses import replace
     from .cyclic_covered_least import witness_classes
     from .families import FamilyTheorem
@@ -527,18 +528,22 @@ def cyclic_covered_strided_theorem(n, w: int, s: int):
             f"Theorem F200: exchanging the blocks {{{3 * w + 3}, …, {5 * w + 3}}} and {{{5 * w + 4}, …, {7 * w + 4}}} "
             "keeps the neighbourhood of every position within distance 1 of position 1 and is not in G, so D = 2 "
             "layers are not enough; D + 1 = 3 suffice by the view argument"))
-    # s ≤ 2w: Theorem F218 on n ≡ 0 (mod s), 2 layers least; 3 elsewhere, least on F200's classes
+    # s ≤ 2w: Theorem F218 on n ≡ 0 (mod s) and Theorem F219 (lemma AJ) on its checked classes, 2 layers least; 3
+    # elsewhere, least on F200's classes
+    from .cyclic_covered_least import suffice_classes
+    two = (0,) + suffice_classes(w, s)
+    why = _covered_why(classes, two)
     if isinstance(n, (int, Integer)):  # at a length: one count and one flag, n's class
-        if int(n) % s == 0:
-            return replace(theorem, layers=Integer(2), least=True, open_question="", why_layers=DIVISIBLE_WHY)
+        if int(n) % s in two:
+            return replace(theorem, layers=Integer(2), least=True, open_question="",
+                           why_layers=DIVISIBLE_WHY if int(n) % s == 0 else SUFFICE_WHY)
         least = int(n) % s in classes
-        return replace(theorem, least=least, why_layers=_covered_why(classes),
-                       open_question="" if least else theorem.open_question)
-    layers = sympy.Piecewise((Integer(2), sympy.Eq(sympy.Mod(n, s), 0)), (Integer(3), True))
-    least_residues = (0,) + tuple(classes)
-    if len(least_residues) == s:  # F200 decides every class but n ≡ 0, and F218 that one: least on every class
-        return replace(theorem, layers=layers, least=True, open_question="", why_layers=_covered_why(classes))
-    return replace(theorem, layers=layers, least_classes=(s, least_residues), why_layers=_covered_why(classes))
+        return replace(theorem, least=least, why_layers=why, open_question="" if least else theorem.open_question)
+    layers = _residue_pieces(n, s, {m: m for m in range(s)}, lambda m: Integer(2 if m in two else 3))
+    least_residues = tuple(sorted(set(two) | set(classes)))
+    if len(least_residues) == s:  # F200, F218 and F219 decide every class: least on every class
+        return replace(theorem, layers=layers, least=True, open_question="", why_layers=why)
+    return replace(theorem, layers=layers, least_classes=(s, least_residues), why_layers=why)
 
 
 #: Theorem F218 (lemma AH) in words: 2 layers on the class s | n
@@ -548,13 +553,23 @@ DIVISIBLE_WHY = (
     "witness exists: D = 2 layers suffice")
 
 
-def _covered_why(classes: tuple) -> str:
-    """Why the count of `window(w) cyclic + strided(s)`, s ≤ 2w, holds on each class (F218 on s | n, F200's witness
-    classes, the view argument elsewhere)."""
+#: Theorem F219 (lemma AJ) in words: 2 layers on a class the check decides
+SUFFICE_WHY = (
+    "Theorem F219: a view witness with 2 layers at n + s gives one at n (lemma AJ: the root's class keeps its order "
+    "and its seam, so one period of it is cut out, aligned with the witness), and the rooted views find none at the "
+    "class's lengths below max(s(3w + 2), 15s) + s: D = 2 layers suffice")
+
+
+def _covered_why(classes: tuple, two: tuple = (0,)) -> str:
+    """Why the count of `window(w) cyclic + strided(s)`, s ≤ 2w, holds on each class (F218 on s | n, F219 on its
+    checked classes, F200's witness classes, the view argument elsewhere)."""
     why = ("D = 2 layers on n ≡ 0 (mod s) (Theorem F218: every rotation lies in G, the dihedral group, and a permutation fixing a "
            "root and keeping every neighbourhood within distance 1 of it is the identity or the reflection through it, "
-           "lemma AH, so no view witness exists); D + 1 = 3 on the other classes (the view argument, D = 2 by Theorem "
-           "F197)")
+           "lemma AH, so no view witness exists)")
+    if len(two) > 1:
+        why += (f" and on n mod s ∈ {{{', '.join(map(str, two[1:]))}}} (Theorem F219: a view witness with 2 layers at "
+                "n + s gives one at n, lemma AJ, and the rooted views find none at the class's first lengths)")
+    why += "; D + 1 = 3 on the other classes (the view argument, D = 2 by Theorem F197)"
     if not classes:
         return why
     return why + (", least on the classes where Theorem F200 gives a swap that keeps the neighbourhood of every "
@@ -565,8 +580,8 @@ def _covered_why(classes: tuple) -> str:
 #: what stays open for `window(w) cyclic + strided(s)` with w + 1 ≤ s ≤ 2w (docs/theory.md §11.11, O6)
 CYCLIC_COVERED_STRIDE_OPEN = (
     "whether D = 2 layers suffice is not proved at symbolic n for w + 1 ≤ s ≤ 2w on the classes of n mod s other than "
-    "n ≡ 0 (Theorem F218) where Theorem F200 gives no view witness (docs/theory.md §11.11, open question O6; the "
-    "concrete engine finds 2 there at every n it ran: for (w, s) = (5, 7) on n mod 7 ∈ {5, 6})")
+    "n ≡ 0 (Theorem F218) where Theorem F200 gives no view witness and Theorem F219's check does not run (s > 16; "
+    "docs/theory.md §11.11, open question O6)")
 
 
 # ---------------------------------------------------------------------------------------------

@@ -129,3 +129,51 @@ def lemma_ah_problem(w: int, s: int, n: int) -> Optional[str]:
     if len(set(traces)) != len(traces):
         return f"n = {n}: two far positions have one trace"
     return None
+
+
+# Theorem F219 (lemma AJ, docs/theory.md §11.11), restated: for s ≤ 2w and a class e ≠ 0 of n mod s, a view witness
+# with 2 layers at n + s gives one at n for every n ≥ max(s(3w + 2), 15s) of the class; so when the rooted views
+# find none at the class's lengths from s(3w + 2) below max(s(3w + 2), 15s) + s, D = 2 layers suffice on the class.
+# The verifier's own check: its arcs, G = {id, ρ} (Theorem F201, s ∤ n) as generators, nauty's rooted views.
+
+#: the largest s whose classes the verifier re-checks (the engine states F219 only up to its own limit, 16)
+SUFFICE_MAX_S = 16
+
+
+def pump_start(w: int, s: int) -> int:
+    return max(start(w, s), 15 * s)
+
+
+@functools.lru_cache(maxsize=1024)
+def _no_witness(w: int, s: int, n: int) -> Optional[str]:
+    """None when no view witness with 2 layers exists at n (nauty's rooted views on the verifier's arcs, G = {id, ρ}
+    for s ∤ n), else the reason."""
+    from . import views
+    if n % s == 0:
+        return f"n = {n}: a multiple of s, not a class of Theorem F219"
+    arcs = patterns.head_arcs(S.PatternUnion((S.Window(w, True), S.Strided(s))), n)
+    reflection = [n + 1 - k for k in range(1, n + 1)]
+    try:
+        return views.decide([arcs], n, 2, [reflection])
+    except views.NoNauty as exc:
+        return f"n = {n}: {exc}"
+
+
+@functools.lru_cache(maxsize=256)
+def suffice_classes(w: int, s: int) -> tuple:
+    """The classes e ≠ 0 of n mod s (s ≤ 2w) where no view witness with 2 layers exists at every length
+    n ≡ e with s(3w + 2) ≤ n < max(s(3w + 2), 15s) + s; () outside the family or above SUFFICE_MAX_S."""
+    if not (w >= 2 and w + 1 <= s <= 2 * w and 3 <= s <= SUFFICE_MAX_S):
+        return ()
+    lengths = range(start(w, s), pump_start(w, s) + s)
+    return tuple(e for e in range(1, s) if all(_no_witness(w, s, n) is None for n in lengths if n % s == e))
+
+
+def suffice_problem(w: int, s: int, n: int) -> Optional[str]:
+    """At one length n of a class Theorem F219 states (2 layers): the class is one the verifier's check decides, and
+    at n itself (up to the rooted-view limit) no view witness exists."""
+    if n % s not in suffice_classes(w, s):
+        return f"n = {n}: n mod {s} = {n % s} is not a class where the rooted views find no witness below " \
+               f"{pump_start(w, s) + s}"
+    from . import views
+    return _no_witness(w, s, n) if n <= views.MAX_N else None

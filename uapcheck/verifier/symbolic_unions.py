@@ -450,15 +450,22 @@ def _covered_stride(w: int, s: int):
                                    "of its root and is no symmetry, restated here and re-checked on the verifier's "
                                    "arcs at every instance)"))
     # s ≤ 2w: a count by class. Theorem F218 on n ≡ 0 (mod s): D = 2 layers, least (lemma AH's steps re-checked on
-    # the verifier's arcs at every instance of that class); D + 1 = 3 on the others, least on F200's classes
-    on = (0,) + tuple(least)
+    # the verifier's arcs at every instance of that class); Theorem F219 on the classes where the verifier's rooted
+    # views find no witness at the lengths lemma AJ needs: 2, least; D + 1 = 3 on the others, least on F200's classes
+    two = (0,) + covered.suffice_classes(w, s)
+    on = tuple(sorted(set(two) | set(least)))
     every = len(on) == s
 
     def count(n):
-        return sympy.Piecewise((sympy.Integer(2), sympy.Eq(sympy.Mod(n, s), 0)), (sympy.Integer(3), True))
+        pieces = [(sympy.Integer(2), sympy.Eq(sympy.Mod(n, s), e)) for e in two]
+        return sympy.Piecewise(*pieces, (sympy.Integer(3), True))
 
     def check(n: int, d: int) -> Optional[str]:
-        return covered.lemma_ah_problem(w, s, n) if n % s == 0 else covered.layers_problem(w, s, n, d)
+        if n % s == 0:
+            return covered.lemma_ah_problem(w, s, n)
+        if n % s in two:
+            return covered.suffice_problem(w, s, n)
+        return covered.layers_problem(w, s, n, d)
     where = "on every other class" if every else f"for n mod {s} in {set(least)}" if least else "on no other class"
     return Family("F201", s * (3 * w + 2), 2, 3, every, order, s, name, None,
                   diameter_at=lambda n: sympy.Integer(2), period=s, data_check=_cyclic_stride_words(s),
@@ -467,7 +474,10 @@ def _covered_stride(w: int, s: int):
                                "class and window told apart, the window's levels, the consecutive members of the "
                                "class related by far traces and the far traces distinct, re-checked on the "
                                "verifier's arcs at every instance that is a multiple of "
-                               f"{s}); D + 1 = 3 layers on the other classes (the view argument, §11.2), least "
+                               f"{s}); D = 2 layers least for n mod {s} in {set(two[1:])} (Theorem F219: lemma AJ "
+                               "carries the absence of a view witness from n to n + s, and nauty's rooted views on the "
+                               "verifier's arcs find none at the class's lengths below max(s(3w + 2), 15s) + s); "
+                               "D + 1 = 3 layers on the other classes (the view argument, §11.2), least "
                                f"{where} (Theorem F200: a swap that changes no neighbourhood within distance 1 of "
                                "its root and is no symmetry, restated here and re-checked on the verifier's arcs "
                                "at every instance of such a class)"))
