@@ -13,6 +13,7 @@ import pytest
 import sympy
 
 from uapcheck.graphs import families as F
+from uapcheck.graphs.cyclic_covered_least import suffice_classes
 from uapcheck.render.verdict_lines import headline
 from uapcheck.verifier import REJECTED, VERIFIED, verify
 
@@ -52,16 +53,17 @@ def test_the_order_is_the_concrete_engine_s_and_the_reference_s_at_every_length(
 @pytest.mark.parametrize("w, s", COVERED[:7])
 def test_two_is_the_diameter_and_three_layers_are_never_below_the_concrete_least_count(w, s):
     theorem = F.match([pattern(w, s)], N, {})
-    # least on every class for s = 2w + 1 (Theorem F200's block exchange) and with D = 2 layers for s = 2 (Theorem
-    # F202), else on F200's classes only (O6 elsewhere)
-    assert theorem.least == (s in (2, 2 * w + 1)) and (theorem.least or "O6" in theorem.open_question)
+    # least on every class: for s = 2w + 1 by Theorem F200's block exchange, with D = 2 layers for s = 2 (Theorem
+    # F202), else by class (F218 on s | n, F200's witnesses, F219 on the rest; s ≤ 16)
+    assert theorem.least and theorem.open_question == ""
     low = _low(w, s)
     for n in range(low, low + s):
         got = F.concrete(pattern(w, s), n)
         want = F.at(theorem, {"n": n})
         assert got.diameter == want["diameter"] == 2, n
-        # 2 layers on s | n for s ≤ 2w (Theorem F218), else 3
-        assert got.least and got.layers <= want["layers"] == (2 if s == 2 or (s <= 2 * w and n % s == 0) else 3), n
+        # 2 layers on s | n for s ≤ 2w (Theorem F218) and on F219's classes, else 3; least on every class: the engine's
+        two = s == 2 or (s <= 2 * w and (n % s == 0 or n % s in suffice_classes(w, s)))
+        assert got.least and got.layers == want["layers"] == (2 if two else 3), n
 
 
 def _seam_removed(n: int, w: int, j: int):
@@ -94,8 +96,8 @@ def test_at_ten_every_map_of_the_smallest_instance_is_counted():
 def test_the_verdict_names_the_group_and_three_sufficient_layers():
     r = checked("n", 5, 7)
     assert r.verdict == "UAP" and r.group.name == NAME.format(s=7)
-    assert r.layers == sympy.Piecewise((2, sympy.Eq(sympy.Mod(N, 7), 0)), (3, True))
-    assert "least for n mod 7 ∈ {0, 1, 2, 3, 4}; sufficient, not shown least otherwise" in headline(r)
+    assert all(int(r.layers.xreplace({N: 140 + e})) == (2 if e in (0, 5, 6) else 3) for e in range(7))
+    assert "2 if n mod 7 ∈ {0, 5, 6}, else 3 attention layers" in headline(r) and "sufficient" not in headline(r)
     assert not any(x.rule == "SYM-UNDECIDED" for x in r.root.walk())
     r = checked("n", 2, 7)  # F26 with w = 2: formerly INCONCLUSIVE for n mod 7 ∈ {1, 2}
     assert r.verdict == "UAP" and r.group.name == NAME.format(s=7)
@@ -127,8 +129,8 @@ def test_the_verifier_rejects_a_tampered_f201_step(tamper):
     elif tamper == "diameter":
         step_of(cert, "PAT-CONNECTED")["data"]["diameter"] = 3
         rule = "PAT-CONNECTED"
-    else:  # 3 layers are least on n mod 4 = 1 only (Theorem F200), not on every class
-        step_of(cert, "PAT-LAYERS")["data"]["least"] = True
+    else:  # 3 layers stated least on every class: 2 suffice on n mod 4 ∈ {0, 2, 3} (Theorems F218, F219)
+        step_of(cert, "PAT-LAYERS")["data"]["layers"] = 3
         rule = "PAT-LAYERS"
     report = verify(cert)
     assert not report.ok
