@@ -1,7 +1,7 @@
-"""Theorems F218, F200 and F210 read at symbolic n as a count by class (docs/theory.md §11.11): `window(w) cyclic +
+"""Theorems F218, F219, F200 and F210 read at symbolic n as a count by class (docs/theory.md §11.11): `window(w) cyclic +
 strided(s)` with w + 1 ≤ s ≤ 2w, and its two parts split over heads, state 2 layers, least, on n ≡ 0 (mod s) (Theorem
-F218) and D + 1 = 3 on the other classes, least on Theorem F200's (Theorem F210 for the heads), sufficient, not shown
-least, on the rest (O6).
+F218) and on the classes of Theorem F219's check (lemma AJ), and D + 1 = 3, least, on Theorem F200's (Theorem F210
+for the heads): every class is decided.
 
 Checked a second way: each class's count and least flag, read off the symbolic statement (the family theorem for the
 one head, the PAT-LAYERS step of the derivation for the heads), against the concrete engine's rooted views (canonical
