@@ -17,15 +17,30 @@ stabiliser and |G| = Π |Δ_i| (orbit–stabiliser). A generator that does not s
 levels it fixes, and checking resumes there. Transversal elements are never replaced once made, so a
 Schreier generator checked once stays checked (only new pairs (β, s) are sifted later); each element
 added lies in G, so the product of the orbit sizes never exceeds |G|.
+
+Two exact reductions come first (docs/theory.md §18, "the order of a generated group"):
+- *Orbits.* When every generator moves points of one orbit of G only, generators on different orbits
+  have disjoint supports and commute, so G is the direct product of the groups its generators make on
+  each orbit, and |G| is the product of their orders, each computed on the orbit's own points.
+- *Transpositions.* On an orbit O whose generators include transpositions, every conjugate
+  g (a b) g⁻¹ = (g(a) g(b)) of one lies in G; those pairs are the orbit of the generators'
+  transpositions under the generators. Read as edges they split O into components C_1, …, C_k, which
+  G permutes (it permutes the edges), and they generate N = Sym(C_1) × … × Sym(C_k) ⊆ G. An element
+  of G fixing every component lies in N, so N is the kernel of G's action on the components and
+  |G| = Π |C_i|! · |the group the generators induce on the k components| (k < |O|, computed the same
+  way). Otherwise Schreier–Sims decides.
+A large symmetric group then costs a walk over pairs, not one Schreier generator per base point and
+strong generator (S_198 took a minute).
 """
 from __future__ import annotations
 
+import math
 from typing import Sequence
 
 MAX_POINTS = 256
 
 
-def generated_order(n: int, generators: Sequence[Sequence[int]]) -> int:  # noqa: C901 - one algorithm with its nested helpers
+def generated_order(n: int, generators: Sequence[Sequence[int]]) -> int:
     """|⟨generators⟩| for permutations of 1..n given as 1-based image lists (n ≤ 256)."""
     if not 0 <= n <= MAX_POINTS:
         raise ValueError(f"at most {MAX_POINTS} points, not {n}")
@@ -40,6 +55,108 @@ def generated_order(n: int, generators: Sequence[Sequence[int]]) -> int:  # noqa
             gens.append(table)
     if not gens:
         return 1
+    return _order_by_orbits(n, gens)
+
+
+def _orbits(n: int, gens: Sequence[bytes]) -> list[int]:
+    """The orbit of each point 0..n−1 under the generators, as the least point of its orbit."""
+    parent = list(range(n))
+
+    def root(x: int) -> int:
+        while parent[x] != x:
+            parent[x] = parent[parent[x]]
+            x = parent[x]
+        return x
+
+    for g in gens:
+        for x in range(n):
+            if g[x] != x:
+                a, b = root(x), root(g[x])
+                if a != b:
+                    parent[max(a, b)] = min(a, b)
+    return [root(x) for x in range(n)]
+
+
+def _order_by_orbits(n: int, gens: list[bytes]) -> int:
+    """|⟨gens⟩| as the product over orbits when each generator moves one orbit's points only."""
+    orbit_of = _orbits(n, gens)
+    by_orbit: dict[int, list[bytes]] = {}
+    for g in gens:
+        moved = {orbit_of[x] for x in range(n) if g[x] != x}
+        if len(moved) != 1:  # a generator moving two orbits at once: no product, the whole group
+            return _schreier_sims_order(n, gens)
+        by_orbit.setdefault(moved.pop(), []).append(g)
+    order = 1
+    for label, orbit_gens in by_orbit.items():
+        points = [x for x in range(n) if orbit_of[x] == label]
+        order *= _orbit_order(points, orbit_gens)
+    return order
+
+
+def _orbit_order(points: list[int], gens: list[bytes]) -> int:
+    """The order of the group the generators make on one of their orbits (its points)."""
+    m = len(points)
+    root = _component_roots(points, gens)
+    if root is not None:
+        components: dict[int, int] = {}  # each component's least point, with its size
+        for x in points:
+            components[root[x]] = components.get(root[x], 0) + 1
+        order = 1
+        for size in components.values():
+            order *= math.factorial(size)
+        if len(components) == 1:
+            return order
+        # G permutes the components; the kernel of that action is the product of their symmetric groups
+        label = {c: i for i, c in enumerate(components)}
+        induced = [[label[root[g[c]]] + 1 for c in components] for g in gens]
+        return order * generated_order(len(components), induced)
+    if points == list(range(m)):  # the other points, all ≥ m, are fixed already
+        return _schreier_sims_order(m, gens)
+    index = {x: i for i, x in enumerate(points)}  # the orbit's points renumbered 0..m−1
+    tail = bytes(range(m, MAX_POINTS))
+    local = [bytes(index[g[x]] for x in points) + tail for g in gens]
+    return _schreier_sims_order(m, local)
+
+
+def _component_roots(points: list[int], gens: list[bytes]) -> dict[int, int] | None:
+    """Each point's component (its least point) in the graph of the transpositions' conjugates: the
+    orbit of each transposition generator's pair under the generators."""
+    seeds = []
+    for g in gens:
+        moved = [x for x in points if g[x] != x]
+        if len(moved) == 2:
+            seeds.append((moved[0], moved[1]))
+    if not seeds:
+        return None
+    parent = {x: x for x in points}
+
+    def root(x: int) -> int:
+        while parent[x] != x:
+            parent[x] = parent[parent[x]]
+            x = parent[x]
+        return x
+
+    components = len(points)
+    seen = set(seeds)
+    frontier = list(seeds)
+    while frontier and components > 1:
+        a, b = frontier.pop()
+        ra, rb = root(a), root(b)
+        if ra != rb:
+            parent[max(ra, rb)] = min(ra, rb)
+            components -= 1
+        for g in gens:
+            c, d = g[a], g[b]
+            pair = (c, d) if c < d else (d, c)
+            if pair not in seen:
+                seen.add(pair)
+                frontier.append(pair)
+    return {x: root(x) for x in points}
+
+
+def _schreier_sims_order(n: int, gens: list[bytes]) -> int:  # noqa: C901 - one algorithm with its nested helpers
+    """|⟨gens⟩| by the deterministic Schreier–Sims algorithm (the tables fix every point ≥ n)."""
+    identity = bytes(range(MAX_POINTS))
     base: list[int] = []
     strong: list[list[bytes]] = []            # strong[i]: generators fixing base[:i]
     transversal: list[dict[int, tuple[bytes, bytes]]] = []  # δ -> (u_δ, u_δ⁻¹)
