@@ -89,8 +89,9 @@ def test_the_one_head_states_the_bound_and_theorem_f201_s_group():
     # one head `window(w) cyclic + strided(s)`, w + 1 ≤ s ≤ 2w + 1: D = 2 (F197), its group by Theorem F201; a stride
     # beyond 2w + 3 leaves the diameter open (O6)
     result = check_spec(parse_source(_source(["window(2) cyclic + strided(4)"]), "f197.uap"), 60.0)
-    n = sympy.Symbol("n", integer=True, positive=True)  # 2 layers on 4 | n (Theorem F218), 3 elsewhere
-    assert result.verdict == "UAP" and result.layers == sympy.Piecewise((2, sympy.Eq(sympy.Mod(n, 4), 0)), (3, True))
+    # 2 layers on 4 | n (Theorem F218) and on n mod 4 ∈ {2, 3} (Theorem F219), 3 on Theorem F200's class 1
+    n = sympy.Symbol("n", integer=True, positive=True)
+    assert result.verdict == "UAP" and result.layers == sympy.Piecewise((3, sympy.Eq(sympy.Mod(n, 4), 1)), (2, True))
     assert result.group.name == "D_n when 4 | n, else the reflection i ↦ n + 1 − i"
     wide = check_spec(parse_source(_source(["window(2) cyclic + strided(9)"]), "f197.uap"), 60.0)
     assert "the diameter (walks" in " ".join(str(step.claim) for step in wide.root.walk() if step.rule == "SYM-UNDECIDED")
