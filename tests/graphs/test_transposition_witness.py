@@ -79,6 +79,19 @@ def test_global2_alternation_at_800_past_the_work_limit_is_decided():
     assert spent < 12, f"{spent:.1f} s of CPU"
 
 
+def test_global2_alternation_at_200_checks_its_group_order_at_once():
+    """At n = 200 (≤ 256 points) the kernel checks the per-layer group's order from its generators (1 2), (3 4) and
+    a 198-cycle: S_2 × S_198, read from the transpositions' conjugates (uapcheck/schreier_sims.py). Schreier–Sims
+    alone took two minutes and the file ran out of its 60 s budget."""
+    source = "tokens 200\nattention {\n kernel k(x, y) = exp(x . y)\n pattern periodic { global(2), global(2) }\n}\n"
+    start = time.process_time()
+    result = uapcheck.check(source)
+    spent = time.process_time() - start
+    assert result.verdict == "UAP" and result.layers == 2 and result.to_dict()["least"] is True
+    assert result.group.name == "S_2 on {1, 2} × S_198 on {3, …, 200}"
+    assert spent < 12, f"{spent:.1f} s of CPU"
+
+
 def test_views_per_orbit_settle_the_covering_count_as_the_exact_decision():
     """On random sequences at n ≤ 7: whenever the covering route gives a count, the rooted views below it (work counted
     per G-orbit, `least_by_views_per_orbit`) give the exact decision's least count, which is never above it."""
