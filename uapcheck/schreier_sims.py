@@ -58,23 +58,24 @@ def generated_order(n: int, generators: Sequence[Sequence[int]]) -> int:
     return _order_by_orbits(n, gens)
 
 
+def _root(parent, x: int) -> int:
+    """x's root in a union-find forest (`parent`, a list or a dict), halving the path on the way."""
+    while parent[x] != x:
+        parent[x] = parent[parent[x]]
+        x = parent[x]
+    return x
+
+
 def _orbits(n: int, gens: Sequence[bytes]) -> list[int]:
     """The orbit of each point 0..n−1 under the generators, as the least point of its orbit."""
     parent = list(range(n))
-
-    def root(x: int) -> int:
-        while parent[x] != x:
-            parent[x] = parent[parent[x]]
-            x = parent[x]
-        return x
-
     for g in gens:
         for x in range(n):
             if g[x] != x:
-                a, b = root(x), root(g[x])
+                a, b = _root(parent, x), _root(parent, g[x])
                 if a != b:
                     parent[max(a, b)] = min(a, b)
-    return [root(x) for x in range(n)]
+    return [_root(parent, x) for x in range(n)]
 
 
 def _order_by_orbits(n: int, gens: list[bytes]) -> int:
@@ -129,19 +130,12 @@ def _component_roots(points: list[int], gens: list[bytes]) -> dict[int, int] | N
     if not seeds:
         return None
     parent = {x: x for x in points}
-
-    def root(x: int) -> int:
-        while parent[x] != x:
-            parent[x] = parent[parent[x]]
-            x = parent[x]
-        return x
-
     components = len(points)
     seen = set(seeds)
     frontier = list(seeds)
     while frontier and components > 1:
         a, b = frontier.pop()
-        ra, rb = root(a), root(b)
+        ra, rb = _root(parent, a), _root(parent, b)
         if ra != rb:
             parent[max(ra, rb)] = min(ra, rb)
             components -= 1
@@ -151,7 +145,7 @@ def _component_roots(points: list[int], gens: list[bytes]) -> dict[int, int] | N
             if pair not in seen:
                 seen.add(pair)
                 frontier.append(pair)
-    return {x: root(x) for x in points}
+    return {x: _root(parent, x) for x in points}
 
 
 def _schreier_sims_order(n: int, gens: list[bytes]) -> int:  # noqa: C901 - one algorithm with its nested helpers

@@ -100,25 +100,10 @@ class LabelledTwinQuotient:
         onto its image, members in increasing order onto members in increasing order), and for each class of two or
         more members a transposition and a cycle of its members (they generate its symmetric group)."""
         from .. import bliss
+        from .view_twins import lifted_generators
         graph, colours = self.graph()
-        out = []
-        for gen in bliss.generators(graph, colours):
-            image = list(range(self.m))
-            for c in range(self.k):
-                for u, v in zip(self.classes[c], self.classes[gen[c]]):
-                    image[u] = v
-            out.append(image)
-        for members in self.classes:
-            if len(members) > 1:
-                swap = list(range(self.m))
-                swap[members[0]], swap[members[1]] = members[1], members[0]
-                out.append(swap)
-                if len(members) > 2:
-                    cycle = list(range(self.m))
-                    for a, b in zip(members, members[1:] + members[:1]):
-                        cycle[a] = b
-                    out.append(cycle)
-        return out
+        return lifted_generators(self.m, self.classes, ([g[c] for c in range(self.k)]
+                                                        for g in bliss.generators(graph, colours)))
 
 
 def _labelled_arcs(m: int, sources, targets, labels):

@@ -80,24 +80,31 @@ class TwinQuotient:
         its image, members in increasing order onto members in increasing order), and for each class of two or
         more members a transposition and a cycle of its members (they generate its symmetric group)."""
         from .. import bliss
-        out = []
-        for gen in bliss.generators(self.graph(), list(self.colours)):
-            image = list(range(self.m))
-            for c, d in enumerate(gen):
-                for u, v in zip(self.classes[c], self.classes[d]):
-                    image[u] = v
-            out.append(image)
-        for members in self.classes:
-            if len(members) > 1:
-                swap = list(range(self.m))
-                swap[members[0]], swap[members[1]] = members[1], members[0]
-                out.append(swap)
-                if len(members) > 2:
-                    cycle = list(range(self.m))
-                    for a, b in zip(members, members[1:] + members[:1]):
-                        cycle[a] = b
-                    out.append(cycle)
-        return out
+        return lifted_generators(self.m, self.classes, bliss.generators(self.graph(), list(self.colours)))
+
+
+def lifted_generators(m: int, classes, quotient_generators) -> list[list[int]]:
+    """Generators of a graph's group from its twin quotient's (Theorem F222 / F223): each quotient generator lifted
+    (every class onto its image, members in increasing order onto members in increasing order), and for each class
+    of two or more members a transposition and a cycle of its members (they generate its symmetric group)."""
+    out = []
+    for gen in quotient_generators:
+        image = list(range(m))
+        for c, d in enumerate(gen):
+            for u, v in zip(classes[c], classes[d]):
+                image[u] = v
+        out.append(image)
+    for members in classes:
+        if len(members) > 1:
+            swap = list(range(m))
+            swap[members[0]], swap[members[1]] = members[1], members[0]
+            out.append(swap)
+            if len(members) > 2:
+                cycle = list(range(m))
+                for a, b in zip(members, members[1:] + members[:1]):
+                    cycle[a] = b
+                out.append(cycle)
+    return out
 
 
 def _mix(x):
