@@ -78,15 +78,9 @@ class LabelledTwinQuotient:
         (Theorem F223 (d)); its size is Q's."""
         from .. import bliss
         graph, colours = self.graph()
+        from .view_twins import canonical_member_labels
         order = [c for c in bliss.canonical_permutation(graph, colours) if c < self.k]
-        lab = [0] * self.m
-        position = [0] * self.k
-        at = 0
-        for p, c in enumerate(order):
-            position[c] = p
-            for v in self.classes[c]:
-                lab[v] = at
-                at += 1
+        lab, position = canonical_member_labels(self.m, self.classes, order)
         arcs = tuple(sorted((position[c], position[d], label) for c, d, label in self.arcs))
         return lab, (FORM_TAG, self.m, tuple(self.keys[c] for c in order), arcs)
 

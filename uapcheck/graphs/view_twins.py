@@ -64,14 +64,7 @@ class TwinQuotient:
         (Theorem F222 (d)); its size is Q's, not Γ's."""
         from .. import bliss
         order = bliss.canonical_permutation(self.graph(), list(self.colours))
-        lab = [0] * self.m
-        position = [0] * self.k
-        at = 0
-        for p, c in enumerate(order):
-            position[c] = p
-            for v in self.classes[c]:
-                lab[v] = at
-                at += 1
+        lab, position = canonical_member_labels(self.m, self.classes, order)
         arcs = tuple(sorted((position[a], position[b]) for a, b in self.arcs))
         return lab, ("twin quotient", self.m, tuple(self.keys[c] for c in order), arcs)
 
@@ -81,6 +74,21 @@ class TwinQuotient:
         more members a transposition and a cycle of its members (they generate its symmetric group)."""
         from .. import bliss
         return lifted_generators(self.m, self.classes, bliss.generators(self.graph(), list(self.colours)))
+
+
+def canonical_member_labels(m: int, classes, order) -> tuple[list[int], list[int]]:
+    """(v ↦ its canonical index, class ↦ its canonical position) for a twin quotient whose classes BLISS's canonical
+    labelling puts in `order`: the classes one after the other in that order, each class's members in increasing
+    order (Theorems F222 (d), F223 (d))."""
+    lab = [0] * m
+    position = [0] * len(classes)
+    at = 0
+    for p, c in enumerate(order):
+        position[c] = p
+        for v in classes[c]:
+            lab[v] = at
+            at += 1
+    return lab, position
 
 
 def lifted_generators(m: int, classes, quotient_generators) -> list[list[int]]:
