@@ -73,7 +73,9 @@ class ArcArrays:
         else:
             self.src, self.dst = codes // n, codes % n
             for h, hc in enumerate(self.head_codes):
-                label |= np.isin(codes, hc).astype(np.uint64) << np.uint64(h)
+                # every code of a head is in the sorted union: its place there, found by a search of the sorted
+                # codes (np.isin sorted the union and the head's codes together once per head)
+                label[np.searchsorted(codes, hc)] |= np.uint64(1) << np.uint64(h)
             self.out_ptr, self.out_to = out_csr(codes, n)
             self.in_ptr, self.in_from = out_csr(np.sort(self.dst * n + self.src), n)
         self.label = label
