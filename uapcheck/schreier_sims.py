@@ -18,7 +18,7 @@ levels it fixes, and checking resumes there. Transversal elements are never repl
 Schreier generator checked once stays checked (only new pairs (β, s) are sifted later); each element
 added lies in G, so the product of the orbit sizes never exceeds |G|.
 
-Two exact reductions come first (docs/theory.md §18, "the order of a generated group"):
+Two exact reductions come first (docs/theory.md §2.2, "The order of a generated group"):
 - *Orbits.* When every generator moves points of one orbit of G only, generators on different orbits
   have disjoint supports and commute, so G is the direct product of the groups its generators make on
   each orbit, and |G| is the product of their orders, each computed on the orbit's own points.
