@@ -139,3 +139,37 @@ def test_a_symmetric_orbit_beside_a_swap_is_read_from_transpositions():
     assert time.process_time() - start < 2.0
     small = [_cycle(12, [3, 5]), _cycle(12, list(range(3, 13)))]
     assert generated_order(12, small) == _sympy_order(12, small) == 2 * math.factorial(5) ** 2
+
+
+def _product(n, *perms):
+    """The permutation applying perms[0] first, then perms[1], … (1-based image lists)."""
+    p = list(range(1, n + 1))
+    for q in perms:
+        p = [q[x - 1] for x in p]
+    return p
+
+
+def _adversarial_cases():
+    """Generator sets where the transpositions' reduction recurses or its components are permuted by generators
+    that also act inside them."""
+    n = 12  # S_3 wr S_4: (1 2) and (1 2 3) in the first block, the blocks permuted by a 4-cycle twisted by (1 2)
+    shift = _product(n, *(_cycle(n, [k, k + 3, k + 6, k + 9]) for k in (1, 2, 3)))
+    yield "twisted wreath", n, [_cycle(n, [1, 2]), _cycle(n, [1, 2, 3]), _product(n, _cycle(n, [1, 2]), shift)]
+    n = 8  # S_2 wr S_2 wr S_2: the induced group on the four pairs has transpositions again (a second reduction)
+    pairs_swap = _product(n, _cycle(n, [1, 3]), _cycle(n, [2, 4]))
+    halves_swap = _product(n, *(_cycle(n, [k, k + 4]) for k in (1, 2, 3, 4)))
+    yield "iterated wreath", n, [_cycle(n, [1, 2]), pairs_swap, halves_swap]
+    n = 9  # (1 4) and the 9-cycle: the conjugates (k k + 3) make components {1, 4, 7}, … that the cycle permutes
+    yield "transposition and long cycle", n, [_cycle(n, [1, 4]), _cycle(n, list(range(1, n + 1)))]
+    n = 10  # transpositions on one orbit beside a generator moving two orbits (the whole group decides)
+    yield "two orbits at once", n, [_cycle(n, [1, 2]), _cycle(n, [1, 2, 3, 4]),
+                                    _product(n, _cycle(n, [3, 4]), _cycle(n, [5, 6, 7, 8, 9, 10]))]
+    n = 8  # (1 2)'s conjugates are the four pairs, a proper normal S_2^4; the pairs permuted by S_4 (no transposition)
+    yield "transpositions normal, not everything", n, [_cycle(n, [1, 2]),
+                                                        _product(n, _cycle(n, [1, 3, 5, 7]), _cycle(n, [2, 4, 6, 8])),
+                                                        _product(n, _cycle(n, [1, 3]), _cycle(n, [2, 4]))]
+
+
+@pytest.mark.parametrize("name, n, gens", list(_adversarial_cases()), ids=lambda x: x if isinstance(x, str) else "")
+def test_the_transpositions_reduction_on_adversarial_generators_is_sympys(name, n, gens):
+    assert generated_order(n, gens) == _sympy_order(n, gens), name
