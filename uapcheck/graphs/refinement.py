@@ -42,13 +42,33 @@ def _weights(count: int, round_: int) -> Any:
     return ((z >> np.uint64(64 - _WEIGHT_BITS)) | np.uint64(1)).astype(np.float64)
 
 
+def _pair_weights(colours: Any, labels: Any, num_labels: int, round_: int) -> Any:
+    """The weight of each pair (colour, label) in this round, as `_weights` gives colour · num_labels + label (float64,
+    exact integers 1 … 2³¹ − 1), one per entry of the aligned arrays ``colours`` and ``labels``. The index wraps in 64
+    bits when it is that large: weights are then a function of the pair still (two pairs may share one, which only
+    merges colours)."""
+    import numpy as np
+    z = colours.astype(np.uint64) * np.uint64(num_labels) + labels.astype(np.uint64) + np.uint64(round_ << 32)
+    z += np.uint64(_MIX_IN)
+    z = (z ^ (z >> np.uint64(30))) * np.uint64(0xBF58476D1CE4E5B9)
+    z = (z ^ (z >> np.uint64(27))) * np.uint64(0x94D049BB133111EB)
+    z ^= z >> np.uint64(31)
+    return ((z >> np.uint64(64 - _WEIGHT_BITS)) | np.uint64(1)).astype(np.float64)
+
+
 def refined_colours(src: Any, dst: Any, n: int, max_rounds: int = MAX_ROUNDS,
-                    settled: Optional[Callable[[Any, int], bool]] = None) -> Optional[Any]:
+                    settled: Optional[Callable[[Any, int], bool]] = None,
+                    labels: Any = None, num_labels: int = 1) -> Optional[Any]:
     """A colouring of the positions (numpy int64, colours 0 … k − 1) that every automorphism of the digraph
     with arcs src[k] → dst[k] (0-based numpy int64 arrays, every arc once) keeps: the rounds of colour
     refinement until one adds no colour, or ``max_rounds`` of them, or ``settled(colouring, count)`` holds
     for the colouring a round made (the caller's own reason to stop: every colouring made is kept). None
-    when n is out of range."""
+    when n is out of range.
+
+    ``labels``: arc k's label (numpy int64, 0 … ``num_labels`` − 1, aligned with the arcs), for a digraph whose
+    automorphisms keep every arc's label: a neighbour then weighs by the pair (its colour, the arc's label), the
+    weight of colour · num_labels + label, so the multisets summed are those of (colour, label) pairs, which a
+    label-keeping automorphism carries from v's arcs onto σ(v)'s."""
     import numpy as np
     if not 1 <= n <= MAX_N:
         return None
@@ -56,9 +76,16 @@ def refined_colours(src: Any, dst: Any, n: int, max_rounds: int = MAX_ROUNDS,
     count = 1
     mix_in, mix_out = np.uint64(_MIX_IN), np.uint64(_MIX_OUT)
     for round_ in range(max_rounds):
-        of = _weights(count, round_)[colour]
-        into = np.bincount(dst, weights=of[src], minlength=n).astype(np.uint64)   # Σ over in-neighbours
-        out_of = np.bincount(src, weights=of[dst], minlength=n).astype(np.uint64)  # Σ over out-neighbours
+        if labels is None:
+            of = _weights(count, round_)[colour]
+            into = np.bincount(dst, weights=of[src], minlength=n).astype(np.uint64)   # Σ over in-neighbours
+            out_of = np.bincount(src, weights=of[dst], minlength=n).astype(np.uint64)  # Σ over out-neighbours
+        else:
+            # (colour, label) ↦ one weight, mixed per arc (a table of count × num_labels weights could be large)
+            w_in = _pair_weights(colour[src], labels, num_labels, round_)
+            w_out = _pair_weights(colour[dst], labels, num_labels, round_)
+            into = np.bincount(dst, weights=w_in, minlength=n).astype(np.uint64)
+            out_of = np.bincount(src, weights=w_out, minlength=n).astype(np.uint64)
         key = colour.astype(np.uint64)
         key *= mix_in
         key += into

@@ -913,6 +913,7 @@ def _refined_twin_classes(st: _Structure) -> Optional[list[list[int]]]:
     if support is None or support.complete or n * n >= 2 ** 63:
         return None
     src, dst = code_endpoints(support)
+    labels = None if st.labels is None else _labels_by_code(st)
     settled: list = []
 
     def twin_classes_now(colour, count: int) -> bool:
@@ -924,7 +925,7 @@ def _refined_twin_classes(st: _Structure) -> Optional[list[list[int]]]:
         settled.append((colour, found))
         return True
 
-    colour = refined_colours(src, dst, n, settled=twin_classes_now)
+    colour = refined_colours(src, dst, n, settled=twin_classes_now, labels=labels, num_labels=max(1, st.num_labels))
     if colour is None:
         return None
     if settled and settled[-1][0] is colour:
@@ -933,6 +934,18 @@ def _refined_twin_classes(st: _Structure) -> Optional[list[list[int]]]:
     if sum(map(len, found)) - len(found) > MAX_REFINED_TWINS or not _cells_are_twin_classes(st, found):
         return None
     return _with_singletons(n, found)
+
+
+def _labels_by_code(st: _Structure):
+    """Every arc's joint label in ascending code order (the order of ``code_endpoints``), numpy int64: the labels
+    the joint labels kept in that order when made on arrays, else read off the dict."""
+    import numpy as np
+    assert st.labels is not None
+    kept = _derived(st.support).get(JOINT_LABELS_BY_CODE)
+    if kept is not None and kept[0] is st.labels:
+        return kept[1]
+    codes = code_array(st.support)
+    return np.fromiter(map(st.labels.__getitem__, codes.tolist()), dtype=np.int64, count=len(codes))
 
 
 #: Refinement stops early (`_refined_twin_classes`) when at most this many positions share a colour beyond the
@@ -1002,7 +1015,7 @@ class _Solution:
 
     def __init__(self, st: _Structure):
         self.st = st
-        refined = _refined_twin_classes(st) if st.labels is None and st.num_arcs >= REFINE_MIN_ARCS else None
+        refined = _refined_twin_classes(st) if st.num_arcs >= REFINE_MIN_ARCS else None
         # the count came from colour refinement: its colours are the twin classes
         self.refined = refined is not None
         self.classes = refined if refined is not None else _twin_classes(st)
