@@ -120,3 +120,17 @@ def test_views_per_orbit_settle_the_covering_count_as_the_exact_decision():
         assert got is not None and got.layers == exact.layers <= covered.layers and got.least
         settled += 1
     assert settled >= 10
+
+
+def test_a_witness_at_the_covering_count_is_an_internal_error(monkeypatch):
+    """The rooted views per G-orbit run below a count the covering lemma shows sufficient: a witness at that count
+    contradicts the lemma, so it is an internal error, never a count quietly left as the covering lemma's."""
+    from uapcheck.graphs import layers as L
+    seq = build_sequence(_spec(["window(1) cyclic", "window(1) cyclic"], 6))
+    graphs = seq.distinct_graphs()
+    grp = symmetry_group(graphs)
+    in_group = pattern_structure(graphs).preserves
+    d = max(connectivity(seq).depth, 1)
+    monkeypatch.setattr(L, "decide_depth", lambda *args, **kw: L.SeqViewDecision(False))
+    with pytest.raises(AssertionError, match="a witness at the covering depth"):
+        L.least_by_views_per_orbit(seq, d, int(grp.order), grp.generators, in_group, below=d + 1)

@@ -666,7 +666,9 @@ def least_by_views_per_orbit(seq: LayerSequence, diameter: int, group_order: int
     work = arcs * (top // seq.period + 1) * len(set(orbits(seq.n, generators))) * (top - diameter + 1)
     if work > MAX_VIEW_WORK:
         return None
-    return _least_by_views(seq, diameter, top, group_order, generators, in_group, top if below is not None else limit,
+    # below a count shown sufficient, a witness at that count contradicts it: an internal error (limit None), as at the
+    # covering depth, not a count left undecided
+    return _least_by_views(seq, diameter, top, group_order, generators, in_group, limit if below is None else None,
                            lists)
 
 
