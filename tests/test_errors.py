@@ -148,6 +148,12 @@ CASES = [
     _case("param-d-without-dim",
           "param d integer >= 1\nattention { kernel k(x, y) = exp(x . y); pattern window(d) cyclic }\n",
           "d integer", "the token dimension (called d without a `dim` line)"),
+    # a budget named by a param was passed over (UAP with 4 layers under `layers w`, w >= 1): refused at the name
+    _case("layers-param", "tokens 8\nparam w integer >= 1\nlayers w\n"
+          "attention { kernel k(x, y) = exp(x . y); pattern window(1) cyclic }\n", "w\nattention",
+          "not the param `w`"),
+    _case("layers-param-convolution", "tokens 8\nparam l integer >= 1\nconvolution circular {0, 1}\nlayers l\n",
+          "l\n", "not the param `l`"),
     _case("window-zero", "attention { kernel k(x, y) = exp(x . y); pattern window(0) }\n", "0)",
           "at least 1, got 0"),
     _case("window-undeclared-name", "attention { kernel k(x, y) = exp(x . y); pattern window(v) }\n", "v)",

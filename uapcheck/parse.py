@@ -945,7 +945,14 @@ class _BuildIR(Transformer_NonRecursive):
         return self.scope.size(value, "dim", minimum=1)
 
     def layers(self, value: _Int) -> spec.IntTerm:
-        return self.scope.int_term(value, "layers", minimum=1)
+        term = self.scope.int_term(value, "layers", minimum=1)
+        if isinstance(term, str) and term != self.scope.tokens:
+            # the derivations compare an integer budget (or the symbolic length, never below the diameter) with the
+            # count; a param's budget was passed over, so `layers w` with `param w integer >= 1` was UAP with more
+            # layers than w = 1 allows
+            raise _err(value.value, f"`layers` takes an integer or the symbolic length, not the param `{term}` (a "
+                                    "budget that depends on a param is not compared with the layer count)")
+        return term
 
     def positional(self, name: Token) -> str:
         if str(name) not in POSITIONALS:
