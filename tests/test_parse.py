@@ -322,8 +322,8 @@ def test_positional(src, positional):
 
 def test_layers_budget():
     assert parse("layers 3\nattention { kernel k(x, y) = exp(x . y) }\n").layers == 3
-    s = parse("param m integer >= 1\nlayers m\nattention { kernel k(x, y) = exp(x . y) }\n")
-    assert s.layers == "m"
+    s = parse("tokens m\nlayers m\nattention { kernel k(x, y) = exp(x . y) }\n")
+    assert s.layers == "m"  # the symbolic length (never below the diameter); a param's name is an error (test_errors)
 
 
 @pytest.mark.parametrize("src, verdict, group, layers, text", [
