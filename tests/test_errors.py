@@ -154,6 +154,9 @@ CASES = [
           "not the param `w`"),
     _case("layers-param-convolution", "tokens 8\nparam l integer >= 1\nconvolution circular {0, 1}\nlayers l\n",
           "l\n", "not the param `l`"),
+    # the symbolic length as the budget of per-layer patterns, whose count may exceed n (2n − 3 here): refused
+    _case("layers-length-per-layer", "tokens n\nlayers n\ntarget causal\nattention { kernel k(x, y) = exp(x . y); "
+          "pattern periodic { causal & window(1), offsets {0} } }\n", "layers n", "layer count of per-layer patterns"),
     _case("window-zero", "attention { kernel k(x, y) = exp(x . y); pattern window(0) }\n", "0)",
           "at least 1, got 0"),
     _case("window-undeclared-name", "attention { kernel k(x, y) = exp(x . y); pattern window(v) }\n", "v)",

@@ -1820,6 +1820,12 @@ class _File:
         ffn = self._optional("ffn", spec.FFN("named", name="relu"))
         positional = self._optional("positional", "none")
         layers = self._optional("layers", None)
+        if isinstance(layers, str) and any(isinstance(h.pattern, spec.PatternSequence) for h in heads):
+            # the symbolic length as a budget is passed over as never below the count, which holds for one pattern
+            # (D + 1 ≤ n) but not per layer: `periodic { causal & window(1), offsets {0} }` needs 2n − 3 layers
+            raise _err(self.single["layers"].meta, f"`layers {layers}` (the sequence length) is not compared with the "
+                                                   "layer count of per-layer patterns, which may exceed it; give an "
+                                                   "integer budget")
         expect = self._expectation()
         target = self._optional("target", "equivariant")
         self._check_analysed_together(heads, mixer, tokens, target, positional)
