@@ -14,9 +14,12 @@ import itertools
 from collections import deque
 
 import networkx as nx
+import numpy as np
 import pytest
 
+from uapcheck.graphs import build_graph, symmetry_group
 from uapcheck.graphs.families import concrete
+from uapcheck.graphs.views import Neighbourhoods, _exact
 from uapcheck.spec import Offsets, PatternUnion, Window
 
 from .reference import closed_neighbourhoods, distances_from
@@ -231,13 +234,82 @@ def _check(r: int, low: int, high: int) -> int:
     return len(lengths)
 
 
-@pytest.mark.parametrize("r", OPEN)
-def test_the_check_finds_no_witness_from_65_to_164(r):
-    """131 to 146 run in test_cyclic_window_dilated_open_classes.py."""
-    assert _check(r, 65, 131) + _check(r, 147, 165) >= 5
-
-
 @pytest.mark.nightly
 @pytest.mark.parametrize("r", OPEN)
-def test_the_check_finds_no_witness_from_165_to_239(r):
-    assert _check(r, 165, START) >= 4
+def test_the_full_check_finds_no_witness_from_65_to_239(r):
+    """The check at every root (131 to 146 also in test_cyclic_window_dilated_open_classes.py)."""
+    assert _check(r, 65, START) >= 10
+
+
+@functools.lru_cache(maxsize=4)
+def _matrix_distances(n: int):
+    """d(i, z) for every pair by breadth-first search on the definition's arcs (|u − v| ∈ {1, 4, 8}, and {1, n}),
+    one root at a time on bit sets (bit z − 1 is position z)."""
+    full, top = (1 << n) - 1, 1 << (n - 1)
+    width = (n + 7) // 8
+    dist = np.zeros((n, n), dtype=np.int64)
+    for i in range(n):
+        seen = frontier = 1 << i
+        level = 0
+        while frontier:
+            bits = np.unpackbits(np.frombuffer(frontier.to_bytes(width, "little"), dtype=np.uint8),
+                                 count=n, bitorder="little").astype(bool)
+            dist[i, bits] = level
+            grown = 0
+            for k in (1, 4, 8):
+                grown |= (frontier << k) | (frontier >> k)
+            grown |= (top if frontier & 1 else 0) | (1 if frontier & top else 0)
+            frontier = grown & full & ~seen
+            seen |= frontier
+            level += 1
+    return dist
+
+
+def _two_routes(n: int):
+    z = np.arange(1, n + 1)
+    length = np.array([m // 8 + H8[m % 8] for m in range(n + 1)])
+    low, high = np.minimum(z[:, None], z[None, :]), np.maximum(z[:, None], z[None, :])
+    return np.minimum(length[high - low], 1 + length[low - 1] + length[n - high])
+
+
+def _without_blocks(n: int, dist) -> list[int]:
+    """The roots of eccentricity D with no block on one side (F227 (3)), 1-based."""
+    diameter = int(dist.max())
+    out = []
+    for i in range(1, n + 1):
+        row = [0] + dist[i - 1].tolist()                  # row[z] = d(i, z)
+        if max(row) == diameter and any(
+                _block(n, _arc(n, i, s, row, diameter), row, diameter) is None for s in (1, -1)):
+            out.append(i)
+    return out
+
+
+def _no_witness_rooted_at(n: int, roots: list[int]) -> bool:
+    """The rooted views (the engine's exact test, canonical labelling) at one root of each G-orbit of ``roots``
+    (a ρ-invariant set): no automorphism of a view outside G and no two isomorphic views of different orbits."""
+    graph = build_graph(PATTERN, n, {})
+    assert int(symmetry_group([graph]).order) == 2
+    ident, mirror = list(range(n)), list(range(n - 1, -1, -1))
+    reps = sorted({min(i, n + 1 - i) - 1 for i in roots})
+    sizes = {r: 1 if 2 * r + 2 == n + 1 else 2 for r in reps}
+    found = _exact(Neighbourhoods([graph]), n // 16 + 3, 2, reps, sizes, lambda p: list(p) in (ident, mirror), False)
+    return found.sufficient is True
+
+
+@pytest.mark.parametrize("r", OPEN)
+def test_the_check_restricted_to_the_roots_without_blocks(r):
+    """F227 (c): at every length n ≡ r from 82 to 239, the two routes hold at n and n − 16 (against breadth-first
+    search), and no view witness is rooted at the roots without blocks (a witness at a root with blocks, or at one
+    whose partner has blocks, would give one at n − 16); below 82 the full check. This is the whole check, in about
+    a second of CPU a class."""
+    for n in range(65 + (r - 65) % 16, 240, 16):
+        if n < 82:
+            assert concrete(PATTERN, n).layers == n // 16 + 3, n
+            continue
+        dist = _matrix_distances(n)
+        assert np.array_equal(dist, _two_routes(n)), n
+        assert np.array_equal(_matrix_distances(n - 16), _two_routes(n - 16)), n
+        assert int(dist.max()) == n // 16 + 3
+        roots = _without_blocks(n, dist)
+        assert roots == sorted(n + 1 - i for i in roots)
+        assert _no_witness_rooted_at(n, roots), n
