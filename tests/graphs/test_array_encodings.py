@@ -139,8 +139,12 @@ def test_probe_with_flags_finds_the_same_witness_within_the_same_units(patterns,
     assert met  # some probe found a witness
 
 
-def test_joint_labels_on_arrays_are_the_loops(monkeypatch):
-    # the labels, the dict's order and the support's codes in their order: what BLISS's encoding is made from
+@pytest.mark.parametrize("decode", [None, 0])
+def test_joint_labels_on_arrays_are_the_loops(monkeypatch, decode):
+    # the labels (each code's, numbered alike; the dict is only looked up) and the support's codes in their order, what
+    # BLISS's encoding is made from: that order when the support is decoded with Python (its iteration order is the edge
+    # order), the same set when it is decoded with numpy (``decode`` = 0: the edge order is then ascending)
+    from uapcheck.graphs import build
     from uapcheck.graphs.build import PatternGraph
     rng = random.Random(9)
     for _ in range(150):
@@ -151,9 +155,12 @@ def test_joint_labels_on_arrays_are_the_loops(monkeypatch):
         got = []
         for bound in (10 ** 9, 0):
             monkeypatch.setattr(symmetry, "JOINT_ARRAY_ARCS", bound)
+            if decode is not None:
+                monkeypatch.setattr(build, "NUMPY_DECODE_ARCS", decode)
             symmetry._JOINT.clear()
             support, labels, count = symmetry._joint_labels(n, layers)
-            got.append((list(support.codes), list(labels.items()), count))
+            codes = sorted(support.codes) if decode is not None else list(support.codes)
+            got.append((codes, sorted(labels.items()), count))
             if bound == 0 and count > 1:
                 # the labels kept in code order give the edge labels a lookup per arc gives, when the codes are
                 # decoded with numpy (ascending), and the lookups otherwise

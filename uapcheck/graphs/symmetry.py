@@ -415,32 +415,52 @@ JOINT_ARRAY_ARCS = 50_000
 
 def _plain_joint_labels(n: int, graphs: list) -> tuple[PatternGraph, dict[int, int], int]:
     """`_joint_labels` for unbiased layers, on arrays: an arc's label tuple ((h, 0) for each layer h holding it) is
-    fixed by the set of layers holding it, here a bit mask. The codes come in the loop's order (each layer's codes as
-    its frozenset lists them, a code at its first layer) and the labels are numbered by first occurrence in that
-    order, so the dict (its insertion order too) and the support's frozenset are the loop's."""
+    fixed by the set of layers holding it, here a bit mask. The labels are numbered as the loop of `_joint_labels`
+    numbers them, by first occurrence over each layer's codes as its frozenset lists them (a code at its first layer):
+    a mask's first occurrence lies in the layer of its lowest bit, among that layer's codes, so each layer's frozenset
+    is read only until every mask first met there has been met. The dict holds the same pairs (made in ascending code
+    order; it is only looked up), and the support is the same set of codes: made from the sorted codes when it is
+    large enough to be decoded on arrays (its edge order is then ascending whatever its frozenset's order), else as
+    the frozenset of the loop's order (its iteration order gives the edge order)."""
     import numpy as np
-    listed = [np.fromiter(g.codes, dtype=np.int64, count=len(g.codes)) for g in graphs]
+
+    from .build import code_array
+    listed = [code_array(g) for g in graphs]  # each sorted
     every = np.concatenate(listed)
-    uniq, first, back = np.unique(every, return_index=True, return_inverse=True)
-    mask = np.zeros(len(uniq), dtype=np.int64)
-    at = 0
-    for h, codes in enumerate(listed):
-        mask[back[at:at + len(codes)]] |= 1 << h
-        at += len(codes)
-    order = np.sort(first)               # each code once, at its first place in the loop's order
-    codes = every[order]
-    masks = mask[back[order]]
-    distinct_masks, seen, ids = np.unique(masks, return_index=True, return_inverse=True)
-    rank = np.empty(len(seen), dtype=np.int64)
-    rank[np.argsort(seen, kind="stable")] = np.arange(len(seen), dtype=np.int64)  # numbered by first occurrence
-    labels = dict(zip(codes.tolist(), rank[ids.reshape(-1)].tolist()))
-    support = PatternGraph(n, frozenset(labels))
-    # the labels in ascending code order (`uniq`), each code's label read off its mask: `edge_labels` without a
-    # lookup per arc when the support's edge order is ascending
-    in_code_order = rank[np.searchsorted(distinct_masks, mask)]
+    heads = np.repeat(np.arange(len(graphs), dtype=np.int64), [len(c) for c in listed])
+    order = np.argsort(every, kind="stable")
+    ordered = every[order]
+    new = np.concatenate(([True], ordered[1:] != ordered[:-1])) if len(ordered) else np.zeros(0, dtype=bool)
+    starts = np.flatnonzero(new)
+    codes = ordered[starts]  # the union, ascending
+    mask = np.bitwise_or.reduceat(np.left_shift(np.int64(1), heads[order]), starts) if len(starts) else \
+        np.zeros(0, dtype=np.int64)
+    masks_present = np.flatnonzero(np.bincount(mask, minlength=1)).tolist()  # masks below 2^62 (at most 62 layers)
+    rank: dict[int, int] = {}
+    for h, g in enumerate(graphs):
+        wanted = {m for m in masks_present if m & -m == 1 << h}  # the masks first met in layer h
+        if not wanted:
+            continue
+        for c in g.codes:  # the frozenset's order, as the loop reads it
+            m = int(mask[int(np.searchsorted(codes, c))])
+            if m in wanted:
+                rank[m] = len(rank)
+                wanted.discard(m)
+                if not wanted:
+                    break
+    distinct_masks = np.asarray(masks_present, dtype=np.int64)
+    ranks = np.asarray([rank[m] for m in masks_present], dtype=np.int64)
+    in_code_order = ranks[np.searchsorted(distinct_masks, mask)]
+    labels = dict(zip(codes.tolist(), in_code_order.tolist()))
+    support = PatternGraph.from_sorted_codes(n, codes)
+    if not _decoded_by_numpy(support):
+        loop: dict[int, None] = {}
+        for g in graphs:
+            loop.update(dict.fromkeys(g.codes))
+        support = PatternGraph(n, frozenset(loop))
     in_code_order.flags.writeable = False
     _derived(support)[JOINT_LABELS_BY_CODE] = (labels, in_code_order)
-    return support, labels, len(seen)
+    return support, labels, len(rank)
 
 
 #: The derived-forms key of a support's joint labels in ascending code order, with the dict they are the values of.
