@@ -12,3 +12,12 @@ NIGHTLY = os.environ.get("UAPCHECK_NIGHTLY") == "1"
 def sample_size(normal: int, nightly: int) -> int:
     """`nightly` with UAPCHECK_NIGHTLY=1, else `normal`."""
     return nightly if NIGHTLY else normal
+
+
+def lengths(first: int, last: int, normal_last: int) -> list[int]:
+    """Every n from `first` to `last` with UAPCHECK_NIGHTLY=1; in the normal run every n from `first` to `normal_last`
+    and `last` itself (the sweep's far end), so a sweep whose check costs grow with n keeps every class of n it
+    meets below `normal_last` and its endpoint."""
+    if NIGHTLY or normal_last >= last:
+        return list(range(first, last + 1))
+    return list(range(first, normal_last + 1)) + ([last] if last >= first else [])
