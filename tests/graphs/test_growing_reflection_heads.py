@@ -17,12 +17,19 @@ from uapcheck.spec import Blocks, Offsets, Window
 from .brute_views import diameter as brute_diameter
 from .brute_views import least_layers as brute_least
 from .brute_views import neighbourhoods
+from sample_sizes import lengths  # tests/ is on sys.path: UAPCHECK_NIGHTLY=1
 from certificates import certificate_from_cli, forged_class, layers_step, verify_with_cli
 
 from .heads_engines import closed_least, engine_least
 
 N = sympy.Symbol("n", integer=True, positive=True)
 NMAX = 60
+
+
+def _every_n_to(classes, modulus: int) -> int:
+    """The normal run's engine sweep reads every n up to here (at least two whole periods of n mod M past the start of
+    every class, and every n to 40), then NMAX; UAPCHECK_NIGHTLY=1 every n to NMAX."""
+    return max(40, max(c.low for c in classes) + 2 * modulus - 1)
 
 # (heads, the range's start, the classes of n mod M decided by F124; the others by F70)
 DECIDED = [
@@ -52,7 +59,7 @@ def test_the_count_is_the_concrete_engines_least_at_every_n_in_range(heads, low,
     assert {c.residue for c in found.growing if c.found_by == "F124"} == classes
     assert {c.residue for c in found.growing} == set(range(found.modulus))
     assert sympy.simplify(found.layers - found.diameter) == 0
-    for n in range(low, NMAX + 1):
+    for n in lengths(low, NMAX, _every_n_to(found.growing, found.modulus)):
         here = next(c for c in found.growing if c.residue == n % found.modulus)
         if n < here.low:
             continue

@@ -15,12 +15,19 @@ from uapcheck.show import show_pattern
 from uapcheck.spec import Blocks, Offsets, PatternUnion, Star, Strided, Window
 
 from .brute_views import neighbourhoods
+from sample_sizes import lengths  # tests/ is on sys.path: UAPCHECK_NIGHTLY=1
 from certificates import certificate_from_cli, verify_with_cli
 
 from .heads_engines import closed_least, engine_least
 
 N = sympy.Symbol("n", integer=True, positive=True)
 NMAX = 60
+
+
+def _every_n_to(classes, modulus: int) -> int:
+    """The normal run's engine sweep reads every n up to here (at least two whole periods of n mod M past the start of
+    every class, and every n to 40), then the sweep's last n; UAPCHECK_NIGHTLY=1 every n."""
+    return max(40, max(c.low for c in classes) + 2 * modulus - 1)
 
 
 def U(*parts):
@@ -51,7 +58,7 @@ def test_two_layers_are_the_concrete_engines_least_at_every_n_in_range(heads, lo
     assert found is not None and found.theorem == "F86" and found.union_theorem == "F33" and found.low == low
     assert {c.found_by for c in found.classes} == {"F124"} and found.layers == 2
     last = max(NMAX, low + 2 * found.modulus - 1) if low > 50 else NMAX
-    for n in range(low, last + 1):
+    for n in lengths(low, last, _every_n_to(found.classes, found.modulus)):
         here = next(c for c in found.classes if c.residue == n % found.modulus)
         if n < here.low:
             continue

@@ -19,12 +19,19 @@ from uapcheck.spec import Blocks, Offsets, PatternUnion, Strided, Window
 from .brute_views import diameter as brute_diameter
 from .brute_views import least_layers as brute_least
 from .brute_views import neighbourhoods
+from sample_sizes import lengths  # tests/ is on sys.path: UAPCHECK_NIGHTLY=1
 from certificates import certificate_from_cli, forged_class, layers_step, verify_with_cli
 
 from .heads_engines import closed_least, engine_least
 
 N = sympy.Symbol("n", integer=True, positive=True)
 NMAX = 60
+
+
+def _every_n_to(classes, modulus: int) -> int:
+    """The normal run's engine sweep reads every n up to here (at least two whole periods of n mod M past the start of
+    every class, and every n to 40), then NMAX; UAPCHECK_NIGHTLY=1 every n to NMAX."""
+    return max(40, max(c.low for c in classes) + 2 * modulus - 1)
 
 
 def _u(*parts):
@@ -65,7 +72,7 @@ def test_the_count_is_the_concrete_engines_least_at_every_n_in_range(heads, theo
     assert found is not None and found.theorem == theorem and found.low == low and found.modulus == modulus
     assert {c.residue for c in _classes(found) if c.found_by == "F198"} == classes
     assert {c.residue for c in _classes(found)} == set(range(modulus))
-    for n in range(low, NMAX + 1):
+    for n in lengths(low, NMAX, _every_n_to(_classes(found), modulus)):
         here = next(c for c in _classes(found) if c.residue == n % modulus)
         if n < here.low:
             continue
