@@ -160,6 +160,7 @@ def test_joint_labels_on_arrays_are_the_loops(monkeypatch, decode):
             symmetry._JOINT.clear()
             support, labels, count = symmetry._joint_labels(n, layers)
             codes = sorted(support.codes) if decode is not None else list(support.codes)
+            assert all(labels[c] == labels.get(c) and c in labels for c in support.codes) and len(labels) == len(codes)
             got.append((codes, sorted(labels.items()), count))
             if bound == 0 and count > 1:
                 # the labels kept in code order give the edge labels a lookup per arc gives, when the codes are

@@ -52,7 +52,7 @@ from dataclasses import dataclass
 from functools import lru_cache
 from itertools import chain, compress, repeat
 from operator import add, eq, mul, ne, sub
-from typing import Optional, Sequence
+from typing import Mapping, Optional, Sequence
 
 from ..bignum import count_automorphisms
 from ..lazy import digraph, igraph as ig, igraph_without_numpy  # imported on first use: dense checks never need it
@@ -160,7 +160,7 @@ class _Structure:
     ``labels`` maps each code to its label 0 .. L-1, or is None when all arcs carry one label.
     """
 
-    def __init__(self, n: int, support: Optional[PatternGraph], labels: Optional[dict[int, int]],
+    def __init__(self, n: int, support: Optional[PatternGraph], labels: Optional[Mapping[int, int]],
                  num_labels: int, trivial: bool, reason: str):
         self.n = n
         self.support = support if support is not None else PatternGraph(n, frozenset())
@@ -373,7 +373,7 @@ def _structure(graphs: Sequence[PatternGraph], biases: Optional[Sequence[Optiona
 _JOINT: dict[tuple, tuple] = {}
 
 
-def _joint_labels(n: int, layers: tuple) -> tuple[PatternGraph, dict[int, int], int]:
+def _joint_labels(n: int, layers: tuple) -> tuple[PatternGraph, Mapping[int, int], int]:
     """The union of the layers' arcs, each arc's joint label (its classes in every layer) and the number of labels:
     once for the same (graph, bias kind) layers (the group, its membership checks and the certificates' re-checks of
     one pattern ask for the same graph objects; each gets a _Structure of its own). The labels are read, never
@@ -413,7 +413,7 @@ def _joint_labels(n: int, layers: tuple) -> tuple[PatternGraph, dict[int, int], 
 JOINT_ARRAY_ARCS = 50_000
 
 
-def _plain_joint_labels(n: int, graphs: list) -> tuple[PatternGraph, dict[int, int], int]:
+def _plain_joint_labels(n: int, graphs: list) -> tuple[PatternGraph, Mapping[int, int], int]:
     """`_joint_labels` for unbiased layers, on arrays: an arc's label tuple ((h, 0) for each layer h holding it) is
     fixed by the set of layers holding it, here a bit mask. The labels are numbered as the loop of `_joint_labels`
     numbers them, by first occurrence over each layer's codes as its frozenset lists them (a code at its first layer):
@@ -451,7 +451,7 @@ def _plain_joint_labels(n: int, graphs: list) -> tuple[PatternGraph, dict[int, i
     distinct_masks = np.asarray(masks_present, dtype=np.int64)
     ranks = np.asarray([rank[m] for m in masks_present], dtype=np.int64)
     in_code_order = ranks[np.searchsorted(distinct_masks, mask)]
-    labels = dict(zip(codes.tolist(), in_code_order.tolist()))
+    labels = CodeLabels(codes, in_code_order)
     support = PatternGraph.from_sorted_codes(n, codes)
     if not _decoded_by_numpy(support):
         loop: dict[int, None] = {}
@@ -461,6 +461,47 @@ def _plain_joint_labels(n: int, graphs: list) -> tuple[PatternGraph, dict[int, i
     in_code_order.flags.writeable = False
     _derived(support)[JOINT_LABELS_BY_CODE] = (labels, in_code_order)
     return support, labels, len(rank)
+
+
+class CodeLabels(Mapping):
+    """Each code's label, {code: label}, held as the sorted codes and their labels (numpy int64 arrays): the dict of
+    Python ints is made on the first look-up only (colour refinement reads the arrays, and decides most large
+    labelled unions with no look-up at all). Iterated in ascending code order."""
+
+    def __init__(self, codes, labels):
+        self._codes = codes
+        self._labels = labels
+        self._dict: Optional[dict[int, int]] = None
+
+    def _made(self) -> dict[int, int]:
+        if self._dict is None:
+            with _no_gc():
+                self._dict = dict(zip(self._codes.tolist(), self._labels.tolist()))
+        return self._dict
+
+    def __getitem__(self, code: int) -> int:
+        return self._made()[code]
+
+    def get(self, code, default=None):
+        return self._made().get(code, default)
+
+    def __contains__(self, code: object) -> bool:
+        return code in self._made()
+
+    def __iter__(self):
+        return iter(self._made())
+
+    def __len__(self) -> int:
+        return len(self._codes)
+
+    def values(self):
+        return self._made().values()
+
+    def items(self):
+        return self._made().items()
+
+    def keys(self):
+        return self._made().keys()
 
 
 #: The derived-forms key of a support's joint labels in ascending code order, with the dict they are the values of.
