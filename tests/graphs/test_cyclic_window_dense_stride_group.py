@@ -1,7 +1,8 @@
 """Theorem F205 (docs/theory.md §11.11, lemma AB): the group of `window(w) cyclic + strided(s)`, 2 ≤ s ≤ w, for
 n ≥ max(s(3w + 2), 20w) is D_n when s | n, S_2 on {1, n} × the reflection of {2, …, n − 1} (order 4) when s | w and
 n mod s = 1 (1 and n are twins), else the reflection i ↦ n + 1 − i. With Theorem F197's D = 2 the pattern gets
-D + 1 = 3 layers, not shown least.
+D + 1 = 3 layers; Theorems F224–F226 make the count least by class (for w ≤ 5 from lemma AM's N₁, where the range
+then starts; tests/graphs/test_cyclic_window_dense_stride_least.py checks them).
 
 Checked against the concrete engine and the automorphisms of arcs written from the language's definitions
 (tests/graphs/reference.py; every partial map extended at n ≤ 24, BLISS through igraph above) at every n from the
@@ -13,6 +14,7 @@ from __future__ import annotations
 import pytest
 import sympy
 
+from uapcheck.graphs import cyclic_covered_least as L
 from uapcheck.graphs import families as F
 from uapcheck.groups import NamedGroup
 from uapcheck.render.verdict_lines import headline
@@ -32,6 +34,11 @@ def _low(w: int, s: int) -> int:
     return max(s * (3 * w + 2), 20 * w)
 
 
+def _start(w: int, s: int) -> int:
+    """The family's range: lemma AM's N₁ where Theorem F226's check decides classes (w ≤ 5), else F205's."""
+    return L.dense_pump_from(w, s) if L.dense_suffice_classes(w, s) else _low(w, s)
+
+
 def _want(w: int, s: int, n: int) -> int:
     if n % s == 0:
         return 2 * n
@@ -47,7 +54,7 @@ def _name(w: int, s: int, n: int) -> str:
 @pytest.mark.parametrize("w, s", CASES)
 def test_the_order_and_name_are_the_concrete_engine_s_and_the_reference_s_at_every_length(w, s):
     theorem = F.match([pattern(w, s)], N, {})
-    assert isinstance(theorem, F.FamilyTheorem) and theorem.theorem == "F205" and theorem.low == _low(w, s)
+    assert isinstance(theorem, F.FamilyTheorem) and theorem.theorem == "F205" and theorem.low == _start(w, s)
     assert theorem.group_open == () and not F.in_range(theorem, {"n": _low(w, s) - 1})
     assert "D_n" in theorem.group and REFLECTION in theorem.group or s == 2 and w % s == 0
     assert (TWINS in theorem.group) == (w % s == 0)
@@ -55,9 +62,9 @@ def test_the_order_and_name_are_the_concrete_engine_s_and_the_reference_s_at_eve
     for n in range(low, max(60, low + s + 2) + 1):
         want = _want(w, s, n)
         got = F.concrete(pattern(w, s), n, layers=False)
-        assert F.at(theorem, {"n": n})["order"] == got.order == want, n
-        assert reference_order(w, s, n) == want, n
         at_n = F.match([pattern(w, s)], sympy.Integer(n), {})
+        assert F.at(at_n, {"n": n})["order"] == got.order == want, n
+        assert reference_order(w, s, n) == want, n
         assert at_n.theorem == "F205" and at_n.group == _name(w, s, n), n
         assert _concrete_name(got.group, n) == _name(w, s, n), (n, got.group)
 
@@ -88,21 +95,25 @@ def test_one_and_n_are_the_only_twins_exactly_when_s_divides_w_and_n_is_one_mod_
 
 
 @pytest.mark.parametrize("w, s", [(2, 2), (3, 2), (4, 3), (5, 5)])
-def test_two_is_the_diameter_and_three_layers_are_never_below_the_concrete_least_count(w, s):
+def test_two_is_the_diameter_and_the_count_at_a_length_is_never_below_the_concrete_least_count(w, s):
     theorem = F.match([pattern(w, s)], N, {})
-    assert not theorem.least and "O6" in theorem.open_question
+    assert theorem.least and not theorem.open_question  # F224 and F226 decide every class for w ≤ 5
     low = _low(w, s)
-    for n in range(low, low + s):
+    for n in range(low, low + s):  # below N₁: 3 layers, least on F224's classes only
         got = F.concrete(pattern(w, s), n)
-        want = F.at(theorem, {"n": n})
+        at_n = F.match([pattern(w, s)], sympy.Integer(n), {})
+        want = F.at(at_n, {"n": n})
         assert got.diameter == want["diameter"] == 2, n
         assert got.least and got.layers <= want["layers"] == 3, n
+        assert at_n.least == (n % s in L.dense_witness_classes(w, s)), n
+        if at_n.least:
+            assert got.layers == 3, n
 
 
-def test_the_verdict_names_the_group_by_class_and_three_sufficient_layers():
+def test_the_verdict_names_the_group_by_class_and_two_least_layers():
     r = checked("n", 2, 2)
-    assert r.verdict == "UAP" and r.group.name == f"D_n when 2 | n, else {TWINS}" and r.layers == 3
-    assert "sufficient, not shown least" in headline(r)
+    assert r.verdict == "UAP" and r.group.name == f"D_n when 2 | n, else {TWINS}" and r.layers == 2
+    assert "sufficient, not shown least" not in headline(r)
     assert not any(x.rule == "SYM-UNDECIDED" for x in r.root.walk())
     r = checked("n", 3, 2)  # s ∤ w: F201's two classes
     assert r.verdict == "UAP" and r.group.name == f"D_n when 2 | n, else {REFLECTION}"
@@ -124,7 +135,7 @@ def test_the_verifier_rejects_a_tampered_f205_step(tamper):
         cases = step_of(cert, "SYM-AUT")["data"]["order cases"]
         next(c for c in cases if c["residue"] == 1)["order"] = 2
         rule = "SYM-AUT"
-    elif tamper == "range":  # below max(s(3w + 2), 20w) = 40
+    elif tamper == "range":  # below lemma AM's N₁ = 104 (and F205's 40)
         step_of(cert, "SYM-AUT")["data"]["from"] = 30
         rule = "SYM-AUT"
     elif tamper == "name":  # the twins' class named the reflection alone
@@ -133,8 +144,8 @@ def test_the_verifier_rejects_a_tampered_f205_step(tamper):
     elif tamper == "diameter":
         step_of(cert, "PAT-CONNECTED")["data"]["diameter"] = 3
         rule = "PAT-CONNECTED"
-    else:  # 3 layers are not claimed least
-        step_of(cert, "PAT-LAYERS")["data"]["least"] = True
+    else:  # 3 layers claimed least where 2 suffice (Theorem F226)
+        step_of(cert, "PAT-LAYERS")["data"]["layers"] = 3
         rule = "PAT-LAYERS"
     report = verify(cert)
     assert not report.ok

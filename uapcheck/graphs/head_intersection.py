@@ -441,7 +441,12 @@ def _dihedral_container(head: int, found) -> Optional[Anchor]:
     tested like the others', so the elements kept are exactly G."""
     if found.theorem not in DIHEDRAL_BY_CLASS or "S_2" in found.group:
         return None
-    return Anchor(head, "dihedral", int(found.low), 0, f"{found.section}, inside D_n (Theorem F206)", contains=True)
+    low = int(found.low)
+    if found.theorem == "F205":  # the group's range (F226 may start the layer count later)
+        from .symbolic_unions import cyclic_dense_stride_low
+        params = dict(found.params)
+        low = cyclic_dense_stride_low(int(params["w"]), int(params["s"]))
+    return Anchor(head, "dihedral", low, 0, f"{found.section}, inside D_n (Theorem F206)", contains=True)
 
 
 # ---------------------------------------------------------------------------------------------

@@ -626,17 +626,61 @@ def cyclic_dense_stride_group_name(w: int, s: int, n=None) -> str:
 def cyclic_dense_strided_theorem(n, w: int, s: int):
     """F205 with F197: `window(w) cyclic + strided(s)`, integers 2 ≤ s ≤ w, n ≥ max(s(3w + 2), 20w): D = 2 (Theorem
     F197: d* = w + 1, or w + 2 when s | w + 1), G = D_n when s | n, the twins 1, n exchanged beside the reflection when
-    s | w and n mod s = 1, else the reflection (Theorem F205), D + 1 = 3 layers, sufficient (whether D = 2 suffice is
-    open, O6)."""
+    s | w and n mod s = 1, else the reflection (Theorem F205). Layers by class of n mod s (Theorems F224–F226): D + 1
+    = 3, least, on the classes with a seam swap (F224, from the same range); D = 2, least, on the classes where the
+    rooted views find no view witness at the class's length in [N₁, N₁ + s) (F226: lemma AM carries it to every n ≥
+    N₁ of the class; the range then starts at N₁); 3, sufficient, on any class neither decides."""
+    from dataclasses import replace
+    from .cyclic_covered_least import dense_pump_from, dense_suffice_classes, dense_witness_classes
     from .families import FamilyTheorem
     generators = cyclic_stride_generators()
     if cyclic_dense_stride_twins(w, s):
         generators += ("(1 n) when n mod s = 1",)
-    return FamilyTheorem(
+    theorem = FamilyTheorem(
         "F205", "window(w) cyclic + strided(s), 2 ≤ s ≤ w", (("w", Integer(w)), ("s", Integer(s))),
         Integer(cyclic_dense_stride_low(w, s)), Integer(2), cyclic_dense_stride_group_name(w, s, n),
         cyclic_dense_stride_order(n, w, s), generators, Integer(3), False,
         "the view argument (D + 1 layers suffice; D = 2 by Theorem F197)", open_question=CYCLIC_DENSE_STRIDE_OPEN)
+    three, two = dense_witness_classes(w, s), dense_suffice_classes(w, s)
+    why = _dense_why(w, s, three, two)
+    if isinstance(n, (int, Integer)):  # at a length: n's class only (F226 from N₁, F224 from the family's range)
+        e = int(n) % s
+        if e in two and int(n) >= dense_pump_from(w, s):
+            return replace(theorem, low=Integer(dense_pump_from(w, s)), layers=Integer(2), least=True,
+                           open_question="", why_layers=why)
+        if e in three:
+            return replace(theorem, least=True, open_question="", why_layers=why)
+        return theorem
+    if not two:  # F226's check did not run: 3 layers, least on F224's classes only
+        if not three:
+            return theorem
+        return replace(theorem, least_classes=(s, three), why_layers=why)
+    layers = _residue_pieces(n, s, {m: m for m in range(s)}, lambda m: Integer(2 if m in two else 3))
+    low = Integer(dense_pump_from(w, s))
+    decided = tuple(sorted(set(two) | set(three)))
+    if len(decided) == s:
+        return replace(theorem, low=low, layers=layers, least=True, open_question="", why_layers=why)
+    return replace(theorem, low=low, layers=layers, least_classes=(s, decided), why_layers=why)
+
+
+def _dense_why(w: int, s: int, three: tuple, two: tuple) -> str:
+    """Why the count of `window(w) cyclic + strided(s)`, 2 ≤ s ≤ w, holds on each class (F224–F226)."""
+    from .cyclic_covered_least import dense_pump_from
+    parts = []
+    if two:
+        parts.append(f"D = 2 layers for n mod {s} ∈ {{{', '.join(map(str, two))}}} and n ≥ {dense_pump_from(w, s)} "
+                     "(Theorem F226: a view witness with 2 layers at n + s gives one at n, lemma AM, one period of the "
+                     "root's class cut out where the witness shifts it, and the rooted views find none at the class's "
+                     "first length from there)")
+    if three:
+        parts.append(f"D + 1 = 3 layers, least, for n mod {s} ∈ {{{', '.join(map(str, three))}}} (Theorem F224: two "
+                     "positions of one class across the seam, exchanged, keep every neighbourhood within distance 1 "
+                     "of a root whose class misses theirs and those of the positions seeing only one of them)")
+    rest = [e for e in range(s) if e not in two and e not in three]
+    if rest:
+        parts.append(f"D + 1 = 3 layers on n mod {s} ∈ {{{', '.join(map(str, rest))}}} (the view argument, D = 2 by "
+                     "Theorem F197; not shown least)")
+    return "; ".join(parts)
 
 
 #: what stays open for `window(w) cyclic + strided(s)` with 2 ≤ s ≤ w (docs/theory.md §11.11, O6)

@@ -177,3 +177,114 @@ def suffice_problem(w: int, s: int, n: int) -> Optional[str]:
                f"{pump_start(w, s) + s}"
     from . import views
     return _no_witness(w, s, n) if n <= views.MAX_N else None
+
+
+# Theorems F224–F226 (lemma AM, docs/theory.md §11.11), restated for 2 ≤ s ≤ w, the stride covered densely. F224: on
+# n ≡ e ≠ 0 the swap of a seam pair (a, a + n − e), 1 ≤ a ≤ e, of one class is a view witness at a middle root; the
+# root and a are searched for here on the verifier's own closed neighbourhoods. F225 (lemma AM): a view witness with 2
+# layers at n + s gives one at n for n ≥ N₁ on every class; F226: so the class's one length in [N₁, N₁ + s) decides
+# it, re-checked here by nauty's rooted views on the verifier's arcs with G's generators written from F205.
+
+def dense_start(w: int, s: int) -> int:
+    """F205's range max(s(3w + 2), 20w)."""
+    return max(s * (3 * w + 2), 20 * w)
+
+
+def dense_pump_start(w: int, s: int) -> int:
+    """Lemma AM's N₁, restated: s times the members excluded as the cut's centre, twice (domain and image) the
+    members among 2(4w + s) positions round the seam, 4w + 2s − 1 round the root, 2w + 2s − 1 and 2s − 1 round the two
+    ends of a pair the witness does not keep (at most ⌈ℓ/s⌉ + 1 among ℓ cyclically consecutive positions); at least
+    F205's range and s(4w + 4)."""
+    def most(length: int) -> int:
+        return (length + s - 1) // s + 1
+    excluded = most(8 * w + 2 * s) + most(4 * w + 2 * s - 1) + most(2 * w + 2 * s - 1) + most(2 * s - 1)
+    return max(dense_start(w, s), 2 * s * excluded, s * (4 * w + 4))
+
+
+def dense_witness(w: int, s: int, n: int) -> Optional[tuple]:
+    """F224's swap at the length n: a seam pair (a, a + n − e) and a middle root 3w + 2 ≤ i < 3w + 2 + s whose closed
+    neighbourhood misses the pair and every position seeing exactly one of it; None where there is none."""
+    e = n % s
+    if not (2 <= s <= w and n >= dense_start(w, s)) or e == 0:
+        return None
+    for a in range(1, e + 1):
+        if not _exactly_one(a, a + n - e, n, w, s):
+            continue  # twins: the swap is a symmetry
+        found = _swap_witness(a, a + n - e, range(3 * w + 2, 3 * w + 2 + s), n, w, s)
+        if found is not None:
+            return found
+    return None
+
+
+@functools.lru_cache(maxsize=256)
+def dense_classes(w: int, s: int) -> tuple:
+    """The residues of n mod s with F224's witness at the range's first length of the class."""
+    low = dense_start(w, s)
+    return tuple(sorted(n % s for n in range(low, low + s) if dense_witness(w, s, n) is not None))
+
+
+def dense_generators(w: int, s: int, n: int) -> list:
+    """G at n by Theorem F205 (as the verifier restates it): the reflection; the rotation when s | n; the twins (1 n)
+    when s | w and n ≡ 1 (mod s)."""
+    gens = [[n + 1 - k for k in range(1, n + 1)]]
+    if n % s == 0:
+        gens.append([k % n + 1 for k in range(1, n + 1)])
+    if w % s == 0 and n % s == 1:
+        gens.append([n] + list(range(2, n)) + [1])
+    return gens
+
+
+@functools.lru_cache(maxsize=1024)
+def _dense_no_witness(w: int, s: int, n: int) -> Optional[str]:
+    from . import views
+    arcs = patterns.head_arcs(S.PatternUnion((S.Window(w, True), S.Strided(s))), n)
+    gens = dense_generators(w, s, n)
+    if not all((g[u - 1], g[v - 1]) in arcs for g in gens for u, v in arcs):
+        return f"n = {n}: a generator of F205's group is not a symmetry"
+    try:
+        return views.decide([arcs], n, 2, gens)
+    except views.NoNauty as exc:
+        return f"n = {n}: {exc}"
+
+
+#: the largest w whose classes the verifier re-checks (the engine states F226 for w ≤ 5, its table)
+DENSE_MAX_W = 5
+
+
+@functools.lru_cache(maxsize=256)
+def dense_suffice_classes(w: int, s: int) -> tuple:
+    """The classes e of n mod s (2 ≤ s ≤ w) where nauty's rooted views find no view witness with 2 layers at the
+    class's length in [N₁, N₁ + s); () outside the family or above DENSE_MAX_W."""
+    low = dense_pump_start(w, s)
+    if not 2 <= s <= w <= DENSE_MAX_W:
+        return ()
+    return tuple(n % s for n in sorted(range(low, low + s), key=lambda m: m % s)
+                 if _dense_no_witness(w, s, n) is None)
+
+
+def dense_layers_problem(w: int, s: int, n: int, d: int) -> Optional[str]:
+    """At one length n: F224's witness re-checked on a class it decides (D + 1 = 3 least), or on a class F226 states
+    (2 layers, n ≥ N₁) the class among the verifier's checked ones and, up to the rooted-view limit, no witness at n."""
+    e = n % s
+    if e not in dense_classes(w, s):  # F224's classes and F226's checked ones are disjoint
+        if e not in dense_suffice_classes(w, s):
+            return None
+        if n < dense_pump_start(w, s):
+            return f"n = {n}: below lemma AM's range n ≥ {dense_pump_start(w, s)}"
+        from . import views
+        return _dense_no_witness(w, s, n) if n <= min(views.MAX_N, 400) else None
+    found = dense_witness(w, s, n)
+    if found is None:
+        return f"n = {n}: no witness on a class the theorem decides"
+    root, cycles = found
+    perm = list(range(1, n + 1))
+    for a, b in cycles:
+        perm[a - 1], perm[b - 1] = b, a
+    heads = [patterns.head_arcs(S.PatternUnion((S.Window(w, True), S.Strided(s))), n)]
+    if all((perm[u - 1], perm[v - 1]) in heads[0] for u, v in heads[0]):
+        return f"n = {n}: the witness is a symmetry"
+    dist = patterns.bfs(patterns.union_out(heads, n), root)
+    near = [v for v in patterns.view_bad_positions(perm, heads, n) if dist[v] is not None and dist[v] <= d - 1]
+    if near:
+        return f"n = {n}: position {near[0]}, whose neighbourhood the witness changes, is within {d - 1} of {root}"
+    return None

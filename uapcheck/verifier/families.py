@@ -106,6 +106,7 @@ class Family:
     data_check: Optional[Callable[[dict, Optional[int]], Optional[str]]] = None  # F117: the group step's data (its
     #                                            name, periodic symmetries and radius) against the verifier's own at an
     #                                            integer n or (None) a symbolic one: a problem, or None
+    group_low: int = 0                         # F205 with F226: the group's own range when `low` is the layer count's
 
     def d(self, n) -> sympy.Expr:
         """D at the length n (an integer, or the length's symbol)."""

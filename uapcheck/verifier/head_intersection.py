@@ -299,15 +299,15 @@ def contained_anchor_checked(spec: S.Spec, head: S.Pattern, anchor: dict) -> str
     fam = families.match(alone)
     if fam is None or fam.theorem not in _DIHEDRAL_BY_CLASS or fam.group_open or fam.coprime_to != 1:
         raise Unsupported("the containing anchor head is not one of Theorems F26, F201, F205 in the verifier's table")
-    if int(anchor["from"]) < int(fam.low):
+    low = int(fam.group_low or fam.low)  # F205 with F226: the group's range, below the layer count's
+    if int(anchor["from"]) < low:
         from .check import Reject
-        raise Reject(f"the containing anchor's bound {anchor['from']} lies below Theorem {fam.theorem}'s {fam.low}")
-    low = int(fam.low)
+        raise Reject(f"the containing anchor's bound {anchor['from']} lies below Theorem {fam.theorem}'s {low}")
     for m in range(low, low + max(int(fam.modulus or 1), 1)):
         if int(fam.order(sympy.Integer(m))) not in (2 * m, 2):
             raise Unsupported(f"Theorem {fam.theorem}'s group at n = {m} has order {fam.order(sympy.Integer(m))}, "
                               "neither D_n nor the reflection")
-    return (f"the verifier's Theorem {fam.theorem} (§11.11) puts the anchor head's group inside D_n from n = {fam.low} "
+    return (f"the verifier's Theorem {fam.theorem} (§11.11) puts the anchor head's group inside D_n from n = {low} "
             "(D_n or the reflection by class), and every head's arcs, the anchor's too, are tested (Theorem F206)")
 
 

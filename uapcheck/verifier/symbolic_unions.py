@@ -483,6 +483,45 @@ def _covered_stride(w: int, s: int):
                                "at every instance of such a class)"))
 
 
+def _dense_stride(w: int, s: int, tokens=None):
+    """F205 with F197 and F224–F226: window(w) cyclic + strided(s), 2 ≤ s ≤ w: n ≥ max(s(3w + 2), 20w), D = 2, F205's
+    group; layers by class: 3, least, on F224's classes (a seam swap, searched for and re-checked on the verifier's
+    arcs at every instance); 2, least, on the classes where nauty's rooted views on the verifier's arcs find no view
+    witness at the class's length in [N₁, N₁ + s) (lemma AM, F225), the range then n ≥ N₁; 3, not least, elsewhere."""
+    from . import cyclic_covered_least as covered
+    from .families import Family
+    low, order, name = covered.dense_start(w, s), _cyclic_dense_order(w, s), _cyclic_dense_name(w, s)
+    three, two = covered.dense_classes(w, s), covered.dense_suffice_classes(w, s)
+    common = dict(diameter_at=lambda n: sympy.Integer(2), period=s, data_check=_cyclic_dense_words(w, s),
+                  layers_check=lambda n, d: covered.dense_layers_problem(w, s, n, d))
+    text3 = (f"D + 1 = 3 layers least for n mod {s} in {set(three)} (Theorem F224: a seam pair's swap that changes "
+             "no neighbourhood within distance 1 of its root and is no symmetry, searched for and re-checked on the "
+             "verifier's arcs at every instance)")
+    if isinstance(tokens, int) and not (two and tokens >= covered.dense_pump_start(w, s) and tokens % s in two):
+        if tokens % s in three:
+            return Family("F205", low, 2, 3, True, order, s, name, None, layers_text=text3, **common)
+        return Family("F205", low, 2, 3, False, order, s, name, None, **common)
+    if not two:
+        if not three:
+            return Family("F205", low, 2, 3, False, order, s, name, None, **common)
+        return Family("F205", low, 2, 3, False, order, s, name, None, least_classes=(s, three), layers_text=text3,
+                      **common)
+    start = covered.dense_pump_start(w, s)
+    on = tuple(sorted(set(two) | set(three)))
+    every = len(on) == s
+
+    def count(n):
+        pieces = [(sympy.Integer(2), sympy.Eq(sympy.Mod(n, s), e)) for e in two]
+        return sympy.Piecewise(*pieces, (sympy.Integer(3), True))
+    text2 = (f"D = 2 layers least for n mod {s} in {set(two)} and n ≥ {start} (Theorem F226: lemma AM carries a view "
+             f"witness from n + {s} down to n from n = {start} on, and nauty's rooted views on the verifier's arcs, with "
+             f"F205's generators, find none at n = {start}, …, {start + s - 1})")
+    if isinstance(tokens, int):
+        return Family("F205", start, 2, 2, True, order, s, name, None, layers_text=text2, group_low=low, **common)
+    return Family("F205", start, 2, 3, every, order, s, name, None, least_classes=() if every else (s, on),
+                  layers_by=count, layers_text=text2 + ("; " + text3 if three else ""), group_low=low, **common)
+
+
 def cyclic_strided(parts: list, tokens=None):
     """F26: window(w) cyclic + strided(s), integers w ≥ 1, s ∈ {2w + 2, 2w + 3}: n ≥ s(4w + 3), D = 3; D = 3 layers,
     least, for s = 2w + 2 (Theorem F56), D + 1 = 4, least, for (w, s) = (1, 5) (Theorem F55), else D + 1 = 4 (not
@@ -501,9 +540,7 @@ def cyclic_strided(parts: list, tokens=None):
         return None
     order, name = _cyclic_stride_order(s), _cyclic_stride_name
     if 2 <= s <= w:  # F205 with F197 (b): D = 2 from n = 2w + 3; one whole period re-checked on the arcs
-        return Family("F205", max(s * (3 * w + 2), 20 * w), 2, 3, False, _cyclic_dense_order(w, s), s,
-                      _cyclic_dense_name(w, s), None, diameter_at=lambda n: sympy.Integer(2), period=s,
-                      data_check=_cyclic_dense_words(w, s))
+        return _dense_stride(w, s, tokens)
     if w + 1 <= s <= 2 * w + 1:  # F201 with F197 (b): D = 2 from n = 2w + 3; one whole period re-checked on the arcs
         return _covered_stride(w, s)
     if s not in (2 * w + 2, 2 * w + 3):
