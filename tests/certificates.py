@@ -22,6 +22,17 @@ def certificate(name: str) -> dict:
     return json.loads(certificate_text(name))
 
 
+def verified_in_full_by_the_catalog_test(name: str) -> bool:
+    """catalog/NAME states a decisive verdict (`expect uap` or `expect not-uap`), so tests/test_verifier.py's catalog
+    test verifies every step of its certificate, none trusted or rejected: a test that only needs the unforged
+    certificate to pass may rest on that check instead of re-running the whole verifier on it."""
+    path = REPO / "catalog" / name
+    if not name.endswith(".uap") or not path.is_file():
+        return False
+    expect = [line.split()[1] for line in path.read_text("utf-8").splitlines() if line.startswith("expect ")]
+    return expect[:1] in (["uap"], ["not-uap"])
+
+
 def certificate_from_cli(text: str, tmp_path, *, no_cache: bool = False) -> dict:
     """The certificate `uapcheck FILE --certificate OUT.json` writes for this text (through the CLI); with
     `no_cache`, derived afresh (`--no-cache`), as a test of an engine change needs."""
