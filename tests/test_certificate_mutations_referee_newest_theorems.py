@@ -40,7 +40,7 @@ MUTANTS = [
     ("sparse_transformer_merged_4096.uap", "PAT-LAYERS", ("layers",), _plus(1), "F164: 3 layers, least"),
     ("sparse_transformer_merged_4096.uap", "SYM-AUT", ("order",), _set(1), "F164: a trivial group"),
     ("sparse_transformer_merged_4096.uap", "SYM-AUT", ("name",), _set("D_n"), "F164: the dihedral group"),
-    ("cyclic_window_dilated_n.uap", "PAT-LAYERS", ("least",), _set(True), "F168: D + 1 stated least"),
+    ("cyclic_window_dilated_n.uap", "PAT-LAYERS", ("least",), _set(False), "F227: least stated not least"),
     ("cyclic_window_dilated_n.uap", "PAT-LAYERS", ("layers",), _plus(-1), "F168: D layers"),
     ("cyclic_window_dilated_n.uap", "PAT-CONNECTED", ("diameter",), _plus(-1), "F168: a diameter one lower"),
     ("cyclic_window_dilated_n.uap", "PAT-CONNECTED", ("diameter",), _plus(1), "F168: a diameter one higher"),

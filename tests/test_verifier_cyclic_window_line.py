@@ -85,10 +85,16 @@ def test_a_forged_residue_of_the_diameter_is_rejected(exact):
     assert rejects(forged, "PAT-CONNECTED")
 
 
-def test_d_layers_claimed_for_the_exact_diameter_are_rejected(exact):
-    forged = json.loads(json.dumps(exact))
-    _step(forged, "PAT-LAYERS")["data"]["layers"] = _step(forged, "PAT-CONNECTED")["data"]["diameter"]
-    assert rejects(forged, "PAT-LAYERS")
+def test_d_layers_least_are_rejected_where_the_f227_check_fails(exact, monkeypatch):
+    """The certificate states D layers, least, on every class (F184 and F227); with the verifier's own F227 check
+    failing on one class (its rooted views made to report a witness) the same certificate is rejected."""
+    from uapcheck.verifier import cyclic_window_dilated_an as an
+    failing = an.class_problem.__wrapped__
+
+    def forged(r, low=an.LOW):
+        return "n = 80: a view witness (forced)" if r == 0 else failing(r, low)
+    monkeypatch.setattr(an, "class_problem", forged)
+    assert rejects(exact, "PAT-LAYERS")
 
 
 def test_a_real_size_rests_on_the_theorem_with_the_exact_diameter():
@@ -100,29 +106,27 @@ def test_a_real_size_rests_on_the_theorem_with_the_exact_diameter():
                for r in ("PAT-CONNECTED", "PAT-LAYERS", "SYM-AUT"))
     data = _step(cert, "PAT-CONNECTED")["data"]
     assert data["diameter"] == 65_539 and data.get("diameter bound") is None
-    assert _step(cert, "PAT-LAYERS")["data"]["layers"] == 65_540
-    for rule, key, value in (("PAT-CONNECTED", "diameter", 65_538), ("PAT-LAYERS", "layers", 65_539),
+    assert _step(cert, "PAT-LAYERS")["data"]["layers"] == 65_539  # n ≡ 0 (mod 16): D layers (Theorem F227)
+    for rule, key, value in (("PAT-CONNECTED", "diameter", 65_538), ("PAT-LAYERS", "layers", 65_538),
                              ("PAT-LAYERS", "layers", 524_289)):
         forged = json.loads(json.dumps(cert))
         _step(forged, rule)["data"][key] = value
         assert rejects(forged, rule), (rule, key, value)
 
 
-def test_the_least_classes_of_theorem_f184_are_re_checked(exact):
+def test_the_least_classes_of_theorems_f184_and_f227_are_re_checked(exact):
     data = _step(exact, "PAT-LAYERS")["data"]
-    assert data["least"] is False and data["least classes"] == {"modulus": 16, "residues": [1, 3, 7, 8, 10, 11, 12, 13, 14, 15]}
+    assert data["least"] is True and "least classes" not in data
     report = verify(exact)
-    assert report.ok and "Theorem F184" in next(s.reason for s in report.steps if s.rule == "PAT-LAYERS")
+    reason = next(s.reason for s in report.steps if s.rule == "PAT-LAYERS")
+    assert report.ok and "Theorem F184" in reason and "Theorem F227" in reason
+    assert "n mod 16 ∈ [0, 2, 4, 5, 6, 9] by Theorem F227" in reason
 
 
-@pytest.mark.parametrize("residues", [[0, 1, 3, 7, 8, 10, 11, 12, 13, 14, 15], [1, 3, 7, 8, 9, 10, 11, 12, 13, 14, 15], [1, 2, 3, 7, 8, 10, 11, 12, 13, 14, 15]])
-def test_a_least_class_the_check_does_not_decide_is_rejected(exact, residues):
+@pytest.mark.parametrize("residues", [[0, 1, 3, 7, 8, 10, 11, 12, 13, 14, 15], [1, 3, 7, 8, 10, 11, 12, 13, 14, 15]])
+def test_a_smaller_set_of_least_classes_is_rejected(exact, residues):
     forged = json.loads(json.dumps(exact))
-    _step(forged, "PAT-LAYERS")["data"]["least classes"]["residues"] = residues
-    assert rejects(forged, "PAT-LAYERS")
-
-
-def test_every_class_claimed_least_is_rejected(exact):
-    forged = json.loads(json.dumps(exact))
-    _step(forged, "PAT-LAYERS")["data"]["least"] = True
+    data = _step(forged, "PAT-LAYERS")["data"]
+    data["least"] = False
+    data["least classes"] = {"modulus": 16, "residues": residues}
     assert rejects(forged, "PAT-LAYERS")

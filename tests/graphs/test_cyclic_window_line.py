@@ -88,4 +88,4 @@ def test_the_diameter_is_not_monotone_and_the_closed_form_says_so():
 
 def test_a_real_size_is_decided_without_arcs():
     found = families.match([_pattern(CASES[0])], sympy.Integer(1_048_576), {})
-    assert found.theorem == "F101" and found.order == 2 and found.diameter == 65_539 and found.layers == 65_540
+    assert found.theorem == "F101" and found.order == 2 and found.diameter == 65_539 and found.layers == 65_539

@@ -122,7 +122,8 @@ def _least_by_class(n, data: SeamData, params: tuple, low: int, excess: tuple, w
     count = _by_residue(sympy.floor(n / P), n, P, tuple(e + x for e, x in zip(excess, classes.extra)))
     diameter = _by_residue(sympy.floor(n / P), n, P, excess)
     every = len(classes.least) == P
-    free = [r for r in classes.least if not classes.extra[r]]
+    cut = getattr(classes, "by_cut", ())  # F227's classes (SeamClasses only), stated apart
+    free = [r for r in classes.least if not classes.extra[r] and r not in cut]
     bound = [r for r in classes.least if classes.extra[r]]
 
     def listed(residues) -> str:
@@ -132,6 +133,7 @@ def _least_by_class(n, data: SeamData, params: tuple, low: int, excess: tuple, w
     why_layers = (why + f"; Theorem {name} ({inserted} "
                   f"keeps both properties from n = {classes.proved_low}; checked at every length from {low} to "
                   f"{classes.proved_low + P - 1}): " + ", ".join(parts) + ", least"
+                  + (_by_cut_text(cut, P) if cut else "")
                   + ("" if every else ", and D + 1 layers, sufficient, on the other classes"))
     question = "" if every else (
         f"the least layer count on the classes n mod {P} outside {{{', '.join(map(str, classes.least))}}}: neither "
@@ -146,3 +148,12 @@ def _least_by_class(n, data: SeamData, params: tuple, low: int, excess: tuple, w
         "F101", "window(w) cyclic + non-cyclic offsets outside it", params, Integer(low), diameter, group,
         order, (), count, every, why_layers, open_question=question,
         least_classes=() if every else (P, classes.least))
+
+
+def _by_cut_text(residues: tuple, period: int) -> str:
+    """Theorem F227's part of the count's reason: the classes F184's check leaves open that its cut decides."""
+    shown = ", ".join(map(str, residues))
+    return (f"; on n mod {period} ∈ {{{shown}}} Theorem F227 (lemma AN: a view witness with D layers at n + 16 ≥ 240 "
+            "is cut to one at n, two blocks of 8 positions taken out where the witness is affine; the rooted views "
+            "find none at every length of these classes from 65 to 239, run at the roots without blocks from 82): "
+            "D layers, least")

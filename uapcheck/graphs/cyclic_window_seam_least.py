@@ -35,7 +35,9 @@ class SeamClasses:
     period: int                      # P = 2b
     proved_low: int                  # N₂ of F184 (a): the premise and the swap are P-periodic from it
     extra: tuple[int, ...]           # by residue of n mod P: 0 (D layers) or 1 (D + 1 layers)
-    least: tuple[int, ...]           # the residues where the count is proved least (F184 (b), (c))
+    least: tuple[int, ...]           # the residues where the count is proved least (F184 (b), (c); F227)
+    #: the residues F184's check leaves open that Theorem F227 decides (its check held): D layers, least
+    by_cut: tuple[int, ...] = ()
 
 
 def cut_low(w: int, outside: tuple[int, ...]) -> int:
@@ -145,6 +147,14 @@ def seam_classes(w: int, outside: tuple[int, ...], low: int) -> Optional[SeamCla
     labels: dict[int, set] = {r: set() for r in range(period)}
     for n in range(low, top):
         labels[n % period].add(length_label(n, w, outside))
-    extra = tuple(1 if labels[r] != {"premise"} else 0 for r in range(period))
-    least = tuple(r for r in range(period) if labels[r] in ({"premise"}, {"swap"}))
-    return SeamClasses(period, top - period, extra, least)
+    extra = [1 if labels[r] != {"premise"} else 0 for r in range(period)]
+    least = [r for r in range(period) if labels[r] in ({"premise"}, {"swap"})]
+    by_cut: tuple[int, ...] = ()
+    from . import cyclic_window_dilated_an as an
+    if an.applies(w, outside) and low >= an.LOW and period == an.PERIOD:
+        # Theorem F227: on F184's open classes where its check holds, D layers, least, from n = 65
+        by_cut = tuple(r for r in an.decided_classes() if r not in least)
+        for r in by_cut:
+            extra[r] = 0
+        least = sorted(set(least) | set(by_cut))
+    return SeamClasses(period, top - period, tuple(extra), tuple(least), by_cut)

@@ -99,6 +99,15 @@ def _seam_family(w: int, outside: tuple, start: int, period: int, diameter, orde
     if classes is None or not classes[1]:
         return None
     extra, least = classes
+    cut: tuple = ()
+    own = least  # F184's own classes, before F227's
+    from . import cyclic_window_dilated_an as an
+    if an.applies(w, outside) and period == an.PERIOD:
+        # Theorem F227 on F184's open classes where the verifier's own check (nauty's rooted views) holds, with the
+        # lengths of the range below 65 checked at every root
+        cut = tuple(r for r in an.decided_classes(start) if r not in least)
+        extra = tuple(0 if r in cut else extra[r] for r in range(period))
+        least = tuple(sorted(set(least) | set(cut)))
     pattern = _union(w, outside)
 
     def layers(n):
@@ -112,6 +121,8 @@ def _seam_family(w: int, outside: tuple, start: int, period: int, diameter, orde
         from .strided_lines import swap_witness_problem
         if n % period not in least:
             return None
+        if n % period in cut:
+            return an.class_problem(n % period, start)
         if extra[n % period]:
             return swap_witness_problem(pattern, n, d)
         return None if count_premise(*_rings_on_arcs(w, outside, n)) else \
@@ -122,7 +133,10 @@ def _seam_family(w: int, outside: tuple, start: int, period: int, diameter, orde
             "on the verifier's own arcs, the adjacency of two far positions is one function of their common and "
             "own neighbour counts at distance D − 1 and at most D − 2 from the root, or two far positions with "
             "the same neighbours within D − 1 are not twins, "
-            f"each class alike on n mod {period} ∈ {list(least)}; re-checked on its arcs at every instance)"
+            f"each class alike on n mod {period} ∈ {list(own)}; re-checked on its arcs at every instance)"
+            + (f"; D layers, least, on n mod {period} ∈ {list(cut)} by Theorem F227 (a view witness at n + 16 ≥ 240 "
+               "is cut to one at n; nauty's rooted views on the verifier's arcs find none at every length of these "
+               f"classes from {start} to 239, at the roots without blocks from 82)" if cut else "")
             + ("" if every else ", D + 1 not claimed least on the other classes"))
     return Family("F101", start, 0, 1, every, order, 1, name, None, diameter_at=diameter,
                   period=period, layers_by=layers, layers_check=check, layers_text=text,

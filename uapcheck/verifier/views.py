@@ -122,9 +122,10 @@ def refined_colours(n: int, arcs: dict, colour: list, rounds: int = 3) -> tuple:
 
 
 def decide(heads: Sequence[frozenset], n: int, d: int, gens: Sequence[Sequence[int]],
-           kinds: Optional[Sequence] = None) -> Optional[str]:
+           kinds: Optional[Sequence] = None, roots: Optional[frozenset] = None) -> Optional[str]:
     """None when no view witness exists at depth D = d (so D layers suffice), else the reason. `kinds`: each
-    head's bias kind (None: no classes), for the labelled views of §11.10; G (`gens`) is then the labelled group."""
+    head's bias kind (None: no classes), for the labelled views of §11.10; G (`gens`) is then the labelled group.
+    `roots`, when given (a union of G-orbits): no view witness rooted there (the rooted views of those orbits only)."""
     try:
         import pynauty  # noqa: F401 - only whether it is there: first_view_witness uses it
     except ImportError:
@@ -156,7 +157,7 @@ def decide(heads: Sequence[frozenset], n: int, d: int, gens: Sequence[Sequence[i
     member = _member(heads, n) if kinds is None else None
     head_ins = _head_ins(heads, n)
     return first_view_witness(n, gens, lambda i: _rooted_view(head_ins, n, patterns.bfs(ins, i), d, kinds), MISMATCH,
-                              whole_ball, member)
+                              whole_ball, member, roots)
 
 
 def _member(heads: Sequence[frozenset], n: int):
@@ -181,7 +182,7 @@ MISMATCH = ("|Aut(R_{i})| = {aut} exceeds |Stab_G({i})| = {stab}: some automorph
 
 
 def first_view_witness(n: int, gens: Sequence[Sequence[int]], rooted_view, mismatch: str,
-                       whole_ball=None, member=None) -> Optional[str]:
+                       whole_ball=None, member=None, roots: Optional[frozenset] = None) -> Optional[str]:
     """§11.9's theorem, decided with nauty: None when, for every G-orbit's representative i, the rooted
     view `rooted_view(i)` (a pynauty graph and the signature of its colour cells) has exactly
     |Stab_G(i)| automorphisms and no two representatives' views are isomorphic; else the reason
@@ -206,6 +207,10 @@ def first_view_witness(n: int, gens: Sequence[Sequence[int]], rooted_view, misma
     forms: dict = {}
     for orbit in orbits(gens, n):
         i = orbit[0]
+        if roots is not None and not set(orbit) <= roots:
+            if set(orbit) & roots:
+                raise ValueError("the roots are not a union of G-orbits")
+            continue
         if whole_ball is not None and whole_ball(i):
             continue
         try:
