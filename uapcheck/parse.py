@@ -1836,7 +1836,8 @@ class _File:
         """No param is named as the symbolic length or dimension when they take their default names n and d (a
         `tokens` or `dim` line naming a param is refused where the size is read), nor n beside a symbolic length of
         another name: the derivations name the length n inside, so `tokens L` with `param n` read the param as the
-        length (and ended in an internal error), and `param n` without a `tokens` line was the length itself."""
+        length (and ended in an internal error), `param n` without a `tokens` line was the length itself, and beside an
+        integer length a derivation printed "G = D_n" (n the length) next to a count in the param n."""
         for param in self.params:
             if param.name == tokens and "tokens" not in self.single:
                 why = "the sequence length (called n without a `tokens` line)"
@@ -1844,6 +1845,8 @@ class _File:
                 why = "the token dimension (called d without a `dim` line)"
             elif param.name == "n" and isinstance(tokens, str):
                 why = f"the name the derivations give the sequence length `{tokens}`"
+            elif param.name == "n":  # beside an integer length: "G = D_n" and a count in the param n read as one n
+                why = f"the name the derivations give the sequence length ({tokens} here)"
             else:
                 continue
             raise _err(param.loc, f"param `{param.name}` is {why}; give the param another name")
