@@ -716,6 +716,50 @@ def heads_fit(patterns: Sequence[Pattern], n: int, params: Optional[Mapping[str,
                         f"graphs and their union are held at once); they fit up to n = {lo:,}")
 
 
+def reach_bytes(n: int) -> int:
+    """The bytes of the per-layer engine's reach sets at length n: an n-bit integer per position, for two layers."""
+    return 2 * n * ((n + 7) // 8)
+
+
+def sequence_fit(patterns: Sequence[Pattern], n: int) -> None:
+    """Raise ``GraphTooLarge`` when the per-layer engine (graphs/layers.py) would hold more in-neighbour entries than
+    ``arc_budget()`` — it keeps the in-neighbour sets of every distinct layer pattern at once, a complete layer's as
+    n(n − 1) entries — or reach sets of more bytes than the file's memory share (``reach_bytes``). The message names
+    the largest length that fits both (the file's memory limit and time budget set the limits, as for one pattern's
+    graph)."""
+    from .. import budget
+    distinct = list(dict.fromkeys(patterns))
+    reach_limit = int(budget.memory_bytes * MEMORY_SHARE)
+    limit = max(arc_budget(), ARC_BUDGET_FLOOR)
+
+    def entries(m: int) -> int:
+        return sum(m * (m - 1) if _contains_full(p) else _estimate(p, m, {}) for p in distinct)
+
+    def fits(m: int) -> bool:
+        try:
+            return reach_bytes(m) <= reach_limit and entries(m) <= limit
+        except (ValueError, KeyError, TypeError):
+            return False
+    try:
+        held = entries(n)
+    except (ValueError, KeyError, TypeError):
+        return  # an estimate that cannot be made here is left to build_graph's own error
+    if fits(n):
+        return
+    lo, hi = 1, n
+    while lo < hi:
+        mid = (lo + hi + 1) // 2
+        lo, hi = (mid, hi) if fits(mid) else (lo, mid - 1)
+    GraphTooLarge.refused_for_resources += 1
+    kinds = f"{len(distinct)} distinct layer pattern{'s' if len(distinct) != 1 else ''}"
+    what = (f"the per-layer patterns' graphs ({kinds}) would hold about {held:,} in-neighbour entries at n = {n:,} "
+            f"(limit {limit:,}, set by the file's memory limit and the time budget: every layer's graph is held at "
+            f"once, a complete layer's whole)") if held > limit else (
+        f"the per-layer reach sets (n bits per position, two layers' worth) would take about {reach_bytes(n):,} "
+        f"bytes at n = {n:,} (limit {reach_limit:,}, a share of the file's memory limit)")
+    raise GraphTooLarge(f"{what}; they fit up to n = {lo:,}")
+
+
 def build_graph(pattern: Pattern, n: int, params: Optional[Mapping[str, int]] = None,
                 max_arcs: Optional[int] = None) -> PatternGraph:
     """The graph of one pattern at integer length n with integer parameter values ``params``.

@@ -34,7 +34,8 @@ CITE_SEQ_GROUP = proof.paper(
     "Corollary 2",
     text="Cheng et al. 2025, Corollary 2: G = ⋂_p Aut(N_p), each layer's heads separately (docs/theory.md §21.2)")
 MAX_PERIOD = 256
-#: Per-layer patterns are decided for n up to this (reach sets are n-bit integers per position and layer).
+#: Above this n, §21.7's closed forms are tried before the arc engine (graphs/layers.py), which then runs when the
+#: graphs it holds fit the file's resources (build.sequence_fit names the length that would fit).
 MAX_SEQ_N = 1024
 SUM_TARGET = "F(X)_k = x_1 + ... + x_n at every position k"
 
@@ -106,6 +107,17 @@ def network_rows(rows: Sequence[Row], periodic: bool, budget: Optional[int]) -> 
     if budget is not None:
         limit = budget if limit is None else min(limit, budget)
     return rows, periodic, limit
+
+
+def fit_sequence(spec: S.Spec) -> None:
+    """Raise GraphTooLarge when the layer graphs of ``spec`` (one period, or a finite list) would not fit the file's
+    resources held at once (build.sequence_fit); ValueError, as build_sequence, when the lists cannot be read."""
+    from ..graphs.build import sequence_fit
+    try:
+        per_layer, _ = layer_patterns(spec)
+    except ValueError:
+        return  # build_sequence reports it
+    sequence_fit([p for pats in per_layer for p in pats], spec.tokens)
 
 
 def build_sequence(spec: S.Spec) -> LayerSequence:
@@ -266,10 +278,10 @@ def _alternation_outcome(spec: S.Spec, desc: str, least_only: bool = False):
     return alternation_outcome(spec, desc, alt)
 
 
-def _above_the_limit(spec: S.Spec, desc: str, undecided):
-    """n above MAX_SEQ_N outside §21.7's closed forms: undecided."""
+def _above_the_limit(spec: S.Spec, reason: str, undecided):
+    """Graphs beyond the file's resources (``reason`` names the length that fits) outside §21.7's closed forms:
+    undecided."""
     from .pattern import PatternOutcome
-    reason = f"per-layer patterns are decided for n ≤ {MAX_SEQ_N:,} (this file has n = {spec.tokens:,})"
     # causal targets read neither the group nor the G-equivariant structure (§21.5); with interval heads the
     # route of §21.6 decides them at this n, so no open structure step stands under its verdict
     return PatternOutcome(group_undecided(desc, reason), None, (), None, None, None) \
@@ -297,8 +309,14 @@ def layered_premises(spec: S.Spec):
 
     if not isinstance(spec.tokens, int):
         return _symbolic_n(spec, desc, undecided)
-    if spec.tokens > MAX_SEQ_N:  # Sparse Transformer's alternations by closed forms (§21.7), else undecided
-        return _alternation_outcome(spec, desc) or _above_the_limit(spec, desc, undecided)
+    if spec.tokens > MAX_SEQ_N:  # Sparse Transformer's alternations by closed forms first (§21.7)
+        alternation = _alternation_outcome(spec, desc)
+        if alternation is not None:
+            return alternation
+    try:
+        fit_sequence(spec)
+    except GraphTooLarge as exc:
+        return _alternation_outcome(spec, desc) or _above_the_limit(spec, str(exc), undecided)
     try:
         with time_limit("building the per-layer pattern graphs", 30.0):
             seq = build_sequence(spec)

@@ -14,7 +14,7 @@ from ..claim import written
 from ..graphs import GraphTooLarge
 from ..graphs.layers_causal import causal_class, causal_least_layers, prefix_reach
 from ..layer_certificates import CausalLayerViews, CausalLayerWitness, LayersPrefixReach
-from .layers import MAX_SEQ_N, _describe, _network_layers, _witness_evidence, build_sequence
+from .layers import MAX_SEQ_N, _describe, fit_sequence, _network_layers, _witness_evidence, build_sequence
 from .wording import X_J, token
 
 CITE_SEQ_CAUSAL = proof.derived(
@@ -111,7 +111,7 @@ def _sinks(spec: S.Spec, ffn_step: proof.Step, tds: list):
 
 
 def _views_outcome(spec: S.Spec, ffn_step: proof.Step, tds: list):
-    """§21.5's decision by rooted views on the prefixes (n ≤ 1,024)."""
+    """§21.5's decision by rooted views on the prefixes (where the layer graphs fit: rules/layers.fit_sequence)."""
     from .targets import TargetOutcome, not_causal_step, undecided_step
 
     def undecided(reason: str) -> TargetOutcome:
@@ -120,8 +120,12 @@ def _views_outcome(spec: S.Spec, ffn_step: proof.Step, tds: list):
 
     desc = _describe(spec)
     n = spec.tokens
-    if not isinstance(n, int) or n > MAX_SEQ_N:
-        return undecided(f"per-layer patterns are decided for an integer n ≤ {MAX_SEQ_N:,}")
+    if not isinstance(n, int):
+        return undecided("per-layer patterns need an integer `tokens N`")
+    try:
+        fit_sequence(spec)
+    except GraphTooLarge as exc:
+        return undecided(str(exc))
     try:
         with time_limit("building the per-layer pattern graphs", 30.0):
             seq = build_sequence(spec)

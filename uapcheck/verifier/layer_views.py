@@ -23,7 +23,9 @@ from . import nauty_graph, patterns
 from .layer_table import layer_table
 from .views import NoNauty, first_view_witness
 
-MAX_N = 1024
+#: Per-layer patterns are rebuilt as sets of arcs up to this n (a complete layer holds n(n − 1) arcs: about 4.2
+#: million at 2,048, as many as the engine holds, rules/layers.fit_sequence); above it the steps are trusted.
+MAX_N = 2048
 MAX_PERIOD = 256
 
 

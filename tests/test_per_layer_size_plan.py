@@ -1,0 +1,75 @@
+"""Per-layer patterns above 1,024 tokens (docs/theory.md §21.2, the size plan): the engine decides a file whose
+layer graphs fit the file's resources, the independent verifier re-checks it on its own arcs, and a file beyond the
+plan is INCONCLUSIVE with the largest length that fits, that length being exact (it fits; one more does not).
+Before, every per-layer file above n = 1,024 outside the closed forms of §21.6 and §21.7 was INCONCLUSIVE, whatever
+its size."""
+from __future__ import annotations
+
+import pytest
+
+import uapcheck
+from certificates import certificate_of  # tests/ is on sys.path
+from uapcheck.graphs import GraphTooLarge
+from uapcheck.graphs.build import arc_budget, reach_bytes, sequence_fit
+from uapcheck.parse import parse_source
+from uapcheck.render.jsonout import result_json
+from uapcheck.verifier import verify
+from uapcheck.verifier.check import VERIFIED
+
+
+def source(n: int, patterns: str, causal: bool = False) -> str:
+    target = "target causal\n" if causal else ""
+    return f"tokens {n}\n{target}attention {{ kernel k(x, y) = exp(x . y); pattern periodic {{ {patterns} }} }}\n"
+
+
+def layer_list(n: int, patterns: str) -> list:
+    return list(parse_source(source(n, patterns), "t.uap").heads[0].pattern.patterns)
+
+
+def undecided_claims(text: str) -> list[str]:
+    result = uapcheck.check(text, "t.uap")
+    return [s["claim"] for s in result_json(result)["steps"] if s["rule"] in ("SEQ-UNDECIDED", "TGT-UNDECIDED")]
+
+
+def test_a_window_then_a_full_layer_above_the_old_limit_is_two_layers_least():
+    # window(64) alone does not connect 1,100 positions within one layer, so D_Φ = 2 layers are needed; the full
+    # second layer sees layer 1 whole, whose heads alone have the reflection: 2 layers suffice (the covering lemma)
+    got = result_json(uapcheck.check(source(1100, "window(64), full"), "t.uap"))
+    assert (got["verdict"], got["group"]["order"], got["layers"], got["least"]) == ("UAP", 2, 2, True)
+
+
+def test_a_sparse_sequence_above_the_old_limit_is_decided_and_fully_verified():
+    # window(8) then window(8) + global(1): the global position breaks the reflection (G trivial); every position
+    # reaches every other within 4 layers (through the global position); at depth 6 layers 1-3 are seen whole
+    text = source(1100, "window(8), window(8) + global(1)")
+    got = result_json(uapcheck.check(text, "t.uap"))
+    assert (got["verdict"], got["group"]["order"], got["layers"], got["least"]) == ("UAP", 1, 6, False)
+    report = verify(certificate_of(text))
+    assert [s.rule for s in report.steps if s.outcome != VERIFIED] == []
+
+
+def test_beyond_the_plan_the_verdict_names_the_largest_length_that_fits_and_that_length_is_exact():
+    fit = 2009  # window(64) and full: 128·n-ish arcs and n(n − 1) entries within the default arc budget
+    sequence_fit(layer_list(fit, "window(64), full"), fit)
+    with pytest.raises(GraphTooLarge):
+        sequence_fit(layer_list(fit + 1, "window(64), full"), fit + 1)
+    claims = undecided_claims(source(5000, "window(64), full"))
+    assert claims and all("fit up to n = 2,009" in c for c in claims)
+    assert not any("1,024" in c for c in claims)
+
+
+def test_the_reach_sets_bound_the_length_when_the_layers_are_sparse():
+    limit = arc_budget()  # the entries are far within it for two windows; the reach sets are not at 100,000
+    assert 2 * 5 * 100_000 < limit
+    claims = undecided_claims(source(100_000, "window(1), window(2)"))
+    fit = int(claims[0].split("fit up to n = ")[1].rstrip(")").replace(",", ""))
+    from uapcheck import budget
+    share = budget.memory_bytes // 2
+    assert reach_bytes(fit) <= share < reach_bytes(fit + 1)
+    assert all(f"fit up to n = {fit:,}" in c for c in claims)
+
+
+def test_causal_targets_use_the_same_plan():
+    # causal is n(n + 1)/2 arcs: 3,000 positions do not fit beside a strided layer, and the step says so
+    claims = undecided_claims(source(3000, "causal & strided(2), causal", causal=True))
+    assert claims and "fit up to n = " in claims[0] and "1,024" not in claims[0]
