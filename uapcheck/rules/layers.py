@@ -113,6 +113,8 @@ def fit_sequence(spec: S.Spec) -> None:
     """Raise GraphTooLarge when the layer graphs of ``spec`` (one period, or a finite list) would not fit the file's
     resources held at once (build.sequence_fit); ValueError, as build_sequence, when the lists cannot be read."""
     from ..graphs.build import sequence_fit
+    if not isinstance(spec.tokens, int):
+        return  # a symbolic n is refused before (the graphs need an integer n)
     try:
         per_layer, _ = layer_patterns(spec)
     except ValueError:
@@ -278,7 +280,7 @@ def _alternation_outcome(spec: S.Spec, desc: str, least_only: bool = False):
     return alternation_outcome(spec, desc, alt)
 
 
-def _above_the_limit(spec: S.Spec, reason: str, undecided):
+def _above_the_limit(spec: S.Spec, desc: str, reason: str, undecided):
     """Graphs beyond the file's resources (``reason`` names the length that fits) outside §21.7's closed forms:
     undecided."""
     from .pattern import PatternOutcome
@@ -286,6 +288,20 @@ def _above_the_limit(spec: S.Spec, reason: str, undecided):
     # route of §21.6 decides them at this n, so no open structure step stands under its verdict
     return PatternOutcome(group_undecided(desc, reason), None, (), None, None, None) \
         if _causal_intervals(spec) else undecided(reason)
+
+
+def _closed_form_or_beyond_the_plan(spec: S.Spec, desc: str, undecided):
+    """Above MAX_SEQ_N, §21.7's closed forms first; then, where the layer graphs do not fit (§21.2's size plan),
+    those forms or an undecided step naming the largest n that fits; None: the arc engine decides."""
+    if isinstance(spec.tokens, int) and spec.tokens > MAX_SEQ_N:
+        alternation = _alternation_outcome(spec, desc)
+        if alternation is not None:
+            return alternation
+    try:
+        fit_sequence(spec)
+    except GraphTooLarge as exc:
+        return _alternation_outcome(spec, desc) or _above_the_limit(spec, desc, str(exc), undecided)
+    return None
 
 
 def _symbolic_n(spec: S.Spec, desc: str, undecided):
@@ -309,14 +325,9 @@ def layered_premises(spec: S.Spec):
 
     if not isinstance(spec.tokens, int):
         return _symbolic_n(spec, desc, undecided)
-    if spec.tokens > MAX_SEQ_N:  # Sparse Transformer's alternations by closed forms first (§21.7)
-        alternation = _alternation_outcome(spec, desc)
-        if alternation is not None:
-            return alternation
-    try:
-        fit_sequence(spec)
-    except GraphTooLarge as exc:
-        return _alternation_outcome(spec, desc) or _above_the_limit(spec, str(exc), undecided)
+    first = _closed_form_or_beyond_the_plan(spec, desc, undecided)
+    if first is not None:
+        return first
     try:
         with time_limit("building the per-layer pattern graphs", 30.0):
             seq = build_sequence(spec)
