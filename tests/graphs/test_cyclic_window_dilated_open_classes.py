@@ -6,34 +6,15 @@ distance (F168 (1) read for w = 1, the rays of the word length starting at 0), t
 describes, against breadth-first search on the reference arcs."""
 from __future__ import annotations
 
-from collections import deque
-
 import sympy
 
 from uapcheck.graphs.cyclic_window_line import seam_data, theorem
 from uapcheck.graphs.families import concrete
-from uapcheck.spec import Offsets, PatternUnion, Window
 
 from .reference import all_distances, attends
+from .test_cyclic_window_dilated_lemma_an import OPEN, PATTERN, _word_lengths
 
-OPEN = (0, 2, 4, 5, 6, 9)
-STEPS = (-8, -4, -1, 1, 4, 8)
 N = sympy.Symbol("n", integer=True, positive=True)
-PATTERN = PatternUnion((Window(1, True), Offsets((-8, -4, 0, 4, 8), False)))
-
-
-def _word_lengths(top: int) -> dict[int, int]:
-    """ℓ(m) on Z over the steps {±1, ±4, ±8}, for |m| ≤ top (breadth-first search on a wider range)."""
-    wide = top + 64
-    length = {0: 0}
-    queue = deque([0])
-    while queue:
-        m = queue.popleft()
-        for s in STEPS:
-            if abs(m + s) <= wide and m + s not in length:
-                length[m + s] = length[m] + 1
-                queue.append(m + s)
-    return {m: k for m, k in length.items() if abs(m) <= top}
 
 
 def test_the_open_classes_need_exactly_d_layers_one_period_past_130():
