@@ -174,3 +174,21 @@ def test_a_window_absorbing_a_dilation_is_verified(params, pattern):
     forged = copy.deepcopy(cert)
     _step(forged, "PAT-LAYERS")["data"]["from"] = {"op": "+", "args": [{"sym": "w"}, 2]}
     assert _rejected(forged, "PAT-LAYERS")
+
+
+def test_a_param_size_at_an_integer_length_is_trusted_not_rejected():
+    # `tokens 64` with `window(w) cyclic`: the count ⌈32/w⌉ + 1 names the param; the layer step's data held it as
+    # printed text, which the verifier's summary check could not read ("not an expression tree") and rejected a sound
+    # certificate. The step data is an expression tree now; the pattern steps are trusted (a param size), and a count
+    # changed in the summary alone is still rejected
+    text = "tokens 64\nparam w integer >= 1\nattention {\n  kernel k(x, y) = exp(x . y)\n  pattern window(w) cyclic\n}\n"
+    cert = certificate_of(text)
+    report = verify(cert)
+    assert not report.rejected and not report.problems
+    step = next(s for s in cert["steps"] if s["rule"] == "PAT-LAYERS")
+    assert isinstance(step["data"]["layers"], dict)
+    forged = copy.deepcopy(cert)
+    w = {"w": __import__("sympy").Symbol("w", integer=True, positive=True)}
+    forged["layers"] = encode(decode(cert["layers"], w) - 1)
+    forged_report = verify(forged)
+    assert forged_report.rejected or forged_report.problems

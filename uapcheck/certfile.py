@@ -140,7 +140,7 @@ def _pattern_data(step: proof.Step, spec, cache: dict) -> Optional[dict]:
     if not isinstance(n, int):
         return _symbolic_pattern_data(step, spec, cache)
     if step.rule == "PAT-LAYERS":
-        return _layers_data(ev, spec, step.certificate)
+        return _layers_data(ev, spec, step.certificate, step.facts)
     if step.rule == "SYM-AUT":
         return {**_group_data(ev, step, spec, n), **_periodic_at_length(step)}
     if n > MAX_ARCS_N:
@@ -220,12 +220,19 @@ def _sequence_structure(name, spec) -> Optional[dict]:
     return _named_structure(name, spec, seq.distinct_graphs())
 
 
-def _layers_data(ev: dict, spec, certificate=None) -> dict:
+def _layers_data(ev: dict, spec, certificate=None, facts=None) -> dict:
     """D, the layer count, `least` and the view witness as a permutation of 1..n (from the step's
     certificate when it holds σ in full, as the evidence lists at most 64 moved points; else a swap
-    written out, or a witness on blocks lifted to the positions)."""
+    written out, or a witness on blocks lifted to the positions). D and the count are integers, or expression trees
+    when a param sizes the pattern (`tokens 64` with `window(w) cyclic`: ⌈32/w⌉ + 1), as the certificate's own
+    `layers` is written (the evidence holds them as printed text)."""
     n = spec.tokens
-    data = {"diameter": ev.get("diameter"), "layers": ev.get("layers"), "least": ev.get("least")}
+    facts = facts or {}
+
+    def count(key: str):
+        value = ev.get(key)
+        return value if value is None or isinstance(value, int) or facts.get(key) is None else _tree(facts[key])
+    data = {"diameter": count("diameter"), "layers": count("layers"), "least": ev.get("least")}
     wit = ev.get("view witness")
     if isinstance(wit, dict):
         perm = wit.get("permutation")
