@@ -75,8 +75,12 @@ def witness(w: int, s: int, n: int) -> Optional[tuple]:
 @functools.lru_cache(maxsize=256)
 def classes(w: int, s: int) -> tuple:
     """The residues of n mod s with a witness at the range's first length of the class."""
-    low = start(w, s)
-    return tuple(sorted(n % s for n in range(low, low + s) if witness(w, s, n) is not None))
+    return _witness_classes(start(w, s), s, lambda n: witness(w, s, n))
+
+
+def _witness_classes(low: int, s: int, witness_at) -> tuple:
+    """The residues of n mod s whose length in [low, low + s) has a witness (``witness_at(n)`` not None)."""
+    return tuple(sorted(n % s for n in range(low, low + s) if witness_at(n) is not None))
 
 
 def layers_problem(w: int, s: int, n: int, d: int) -> Optional[str]:
@@ -84,14 +88,18 @@ def layers_problem(w: int, s: int, n: int, d: int) -> Optional[str]:
     found = witness(w, s, n)
     if found is None:
         return None if n % s not in classes(w, s) else f"n = {n}: no witness on a class the theorem decides"
+    return _swap_problem(w, s, n, d, found)
+
+
+def _swap_problem(w: int, s: int, n: int, d: int, found: tuple) -> Optional[str]:
+    """A witness (root, swapped pairs) of `window(w) cyclic + strided(s)` at n re-checked on the verifier's arcs: not
+    a symmetry, and no position within d − 1 of the root has its neighbourhood changed."""
     root, cycles = found
     perm = list(range(1, n + 1))
     for a, b in cycles:
         perm[a - 1], perm[b - 1] = b, a
-    pattern = S.PatternUnion((S.Window(w, True), S.Strided(s)))
-    heads = [patterns.head_arcs(pattern, n)]
-    arcs = heads[0]
-    if all((perm[u - 1], perm[v - 1]) in arcs for u, v in arcs):
+    heads = [patterns.head_arcs(S.PatternUnion((S.Window(w, True), S.Strided(s))), n)]
+    if all((perm[u - 1], perm[v - 1]) in heads[0] for u, v in heads[0]):
         return f"n = {n}: the witness is a symmetry"
     dist = patterns.bfs(patterns.union_out(heads, n), root)
     near = [v for v in patterns.view_bad_positions(perm, heads, n) if dist[v] is not None and dist[v] <= d - 1]
@@ -219,8 +227,7 @@ def dense_witness(w: int, s: int, n: int) -> Optional[tuple]:
 @functools.lru_cache(maxsize=256)
 def dense_classes(w: int, s: int) -> tuple:
     """The residues of n mod s with F224's witness at the range's first length of the class."""
-    low = dense_start(w, s)
-    return tuple(sorted(n % s for n in range(low, low + s) if dense_witness(w, s, n) is not None))
+    return _witness_classes(dense_start(w, s), s, lambda n: dense_witness(w, s, n))
 
 
 def dense_generators(w: int, s: int, n: int) -> list:
@@ -276,15 +283,4 @@ def dense_layers_problem(w: int, s: int, n: int, d: int) -> Optional[str]:
     found = dense_witness(w, s, n)
     if found is None:
         return f"n = {n}: no witness on a class the theorem decides"
-    root, cycles = found
-    perm = list(range(1, n + 1))
-    for a, b in cycles:
-        perm[a - 1], perm[b - 1] = b, a
-    heads = [patterns.head_arcs(S.PatternUnion((S.Window(w, True), S.Strided(s))), n)]
-    if all((perm[u - 1], perm[v - 1]) in heads[0] for u, v in heads[0]):
-        return f"n = {n}: the witness is a symmetry"
-    dist = patterns.bfs(patterns.union_out(heads, n), root)
-    near = [v for v in patterns.view_bad_positions(perm, heads, n) if dist[v] is not None and dist[v] <= d - 1]
-    if near:
-        return f"n = {n}: position {near[0]}, whose neighbourhood the witness changes, is within {d - 1} of {root}"
-    return None
+    return _swap_problem(w, s, n, d, found)
