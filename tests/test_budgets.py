@@ -225,7 +225,13 @@ def test_j_keeps_the_order_of_the_files(tmp_path):
     r1 = run("--format", "json", "--budget", "2", "-j", "1", str(tmp_path))
     files = [json.loads(line)["file"].rsplit("/", 1)[1] for line in r2.stdout.splitlines()]
     assert files == sorted(srcs)
-    assert r1.stdout == r2.stdout and r1.code == r2.code == 2
+    assert r1.code == r2.code == 2
+    lines1, lines2 = r1.stdout.splitlines(), r2.stdout.splitlines()
+    assert len(lines1) == len(lines2) == len(srcs)
+    # the slow file may finish or run out of its 2 s on a loaded machine, in either run and in any step: both end
+    # INCONCLUSIVE; every other file's result is byte-identical
+    assert json.loads(lines1[0])["verdict"] == json.loads(lines2[0])["verdict"] == "INCONCLUSIVE"
+    assert lines1[1:] == lines2[1:]
 
 
 def test_budget_and_memory_options_are_validated():
