@@ -116,3 +116,15 @@ def test_a_layer_budget_below_the_period_keeps_only_the_layers_the_network_has()
     assert (one.verdict, one.group.name, one.layers) == ("UAP", "S_n", 1)
     three = uapcheck.check("tokens 6\nlayers 3\n" + body)
     assert (three.verdict, three.group.name, three.layers) == ("UAP", "reflection", 3)
+
+
+def test_a_per_layer_count_not_shown_least_says_why_fewer_are_not_decided():
+    # periodic { window(64) + global(2), window(64) } at n = 300: the covering lemma gives 5 layers; the rooted views at
+    # depths 3 and 4 are beyond their work limit and no transposition keeps a view at depth 4, so 5 is not shown least,
+    # and the claim names both reasons, with the length up to which the views would fit
+    r = _check("tokens 300\n" + HEAD.format("periodic { window(64) + global(2), window(64) }"))
+    step = _rules(r)["SEQ-LAYERS"]
+    assert r.verdict == "UAP" and r.layers == 5 and step.facts["least"] is False
+    assert "whether fewer do is not shown (the view decision would take about" in step.claim
+    assert "fits up to about n = " in step.claim and "no transposition keeping a view at depth 4 was found" in step.claim
+    assert step.evidence["why fewer are not decided"].startswith("the view decision would take about")

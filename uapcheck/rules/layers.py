@@ -5,6 +5,7 @@ neighbourhoods (docs/theory.md §21). Concrete n only; the graph work is in uapc
 from __future__ import annotations
 
 import math
+from dataclasses import replace
 from typing import Optional, Sequence, TypeVar
 
 from .. import proof
@@ -181,8 +182,10 @@ def group_step(desc: str, info: GroupInfo, cert: LayerGenerators, method: str) -
 @proof.rule("SEQ-LAYERS", "The least number of layers of per-layer patterns, by views", CITE_SEQ,
             statuses=(proof.PROVED,), certificates=(LayerViews, LayerGroupCovering))
 def layers_step(connected: proof.Step, diameter: int, layers: int, cert: "LayerViews | LayerGroupCovering",
-                witness: Optional[LayerViewWitness], least: bool = True) -> proof.Step:
+                witness: Optional[LayerViewWitness], least: bool = True, open_because: str = "") -> proof.Step:
     ev: dict = {"D_Φ": diameter, "layers": layers, "least": least}
+    if not least and open_because:
+        ev["why fewer are not decided"] = open_because
     covering = isinstance(cert, LayerGroupCovering)
     if isinstance(cert, LayerGroupCovering):
         seen = (f"layer {cert.covered[0]} is" if len(cert.covered) == 1 else
@@ -194,8 +197,8 @@ def layers_step(connected: proof.Step, diameter: int, layers: int, cert: "LayerV
         why_none = (f"at depth {layers} no position's view (the in-neighbourhoods of each layer at the positions that "
                     "layer feeds into it) is kept by a permutation outside G")
     if not least:
-        claim = (f"{layers} attention layers suffice ({why_none}); whether fewer do is not shown: D_Φ = {diameter} "
-                 "layers are needed")
+        claim = (f"{layers} attention layers suffice ({why_none}); whether fewer do is not shown"
+                 + (f" ({open_because})" if open_because else "") + f": D_Φ = {diameter} layers are needed")
     elif layers == diameter:
         claim = (f"{layers} attention layer{'s' if layers != 1 else ''} suffice and are least: {why_none}, so the "
                  "views determine the sample up to G")
@@ -397,7 +400,7 @@ def layered_premises(spec: S.Spec):
         return exact
     least = _settled_by_views(seq, max(diameter, 1), int(grp.order), gens, in_group, least)
     lstep = layers_step(connected, diameter, least.layers, _sufficiency(seq, least, gens, int(grp.order)),
-                        _quoted_witness(seq, least), least.least)
+                        _quoted_witness(seq, least), least.least, least.reason)
     return PatternOutcome(gstep, info, (connected, lstep), least.layers, diameter, None)
 
 
@@ -421,8 +424,8 @@ def _settled_by_views(seq: LayerSequence, diameter: int, order: int, gens: tuple
     try:
         with time_limit("deciding the least number of layers (rooted views per layer, one per G-orbit)", 60.0):
             exact = least_by_views_per_orbit(seq, diameter, order, gens, in_group, below=covered.layers)
-    except BudgetExceeded:
-        return covered
+    except BudgetExceeded as exc:
+        return replace(covered, reason=f"{covered.reason}; the rooted views, one per G-orbit, stopped: {exc}".lstrip("; "))
     if exact is None or exact.layers is None:
         return covered
     if exact.layers > covered.layers:
