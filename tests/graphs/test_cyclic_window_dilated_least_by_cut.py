@@ -49,3 +49,10 @@ def test_a_class_the_check_does_not_decide_stays_sufficient(monkeypatch):
         assert found.extra[0] == 1 and 0 not in found.least and found.by_cut == (2, 4, 5, 6, 9)
     finally:
         seam_classes.cache_clear()
+
+
+def test_the_verifiers_check_from_a_later_length_does_not_pass_over_the_roots_with_blocks():
+    """F227 (c) passes over the roots with blocks at n ≥ 82 because a witness there is cut to n − 16, which the check
+    read before: from a first length past 82 − 16 that length was never read, and the verifier says so."""
+    from uapcheck.verifier import cyclic_window_dilated_an as mine
+    assert "n = 100: the check at the roots without blocks needs n − 16 = 84 checked" in mine.class_problem(4, 90)

@@ -125,6 +125,8 @@ def class_problem(r: int, low: int = LOW) -> Optional[str]:
     if r not in CLASSES:
         return f"n mod 16 = {r} is not one of Theorem F227's classes"
     for n in range(low + (r - low) % PERIOD, TOP, PERIOD):
+        if n >= CUT_FROM and n - PERIOD < low:  # the roots with blocks are passed over only where n − 16 was checked
+            return f"n = {n}: the check at the roots without blocks needs n − 16 = {n - PERIOD} checked (from {low})"
         problem = length_problem(n)
         if problem is not None:
             return problem
