@@ -232,45 +232,6 @@ def test_old_tables_are_pruned(tmp_path, monkeypatch):
     assert len(_tables(tmp_path)) == parser_cache.KEEP
 
 
-CATALOG_PROBE = r"""
-import contextlib, copy, io, json, sys
-from pathlib import Path
-from uapcheck import cli
-files = sorted(str(p) for p in Path(sys.argv[1]).glob("*.uap"))
-printed = {"json": 0, "text": 0}
-render = cli._render
-def in_json_and_as_text(result, ns, console, simulation=None):
-    # each file derived once, its report printed in JSON and as text with the panel's suggestion search, both inside
-    # the CLI's per-file job (two runs of the CLI would derive the whole catalog twice)
-    as_json = copy.copy(ns)
-    as_json.format = "json"
-    json.loads(render(result, as_json, console, simulation))
-    printed["json"] += 1
-    out = render(result, ns, console, simulation)
-    printed[ns.format] = printed.get(ns.format, 0) + 1
-    return out
-cli._render = in_json_and_as_text
-with contextlib.redirect_stdout(io.StringIO()), contextlib.redirect_stderr(io.StringIO()):
-    code = cli.main(["--color", "never"] + files)
-print(json.dumps({"code": code, "files": len(files), "printed": printed,
-                  "loaded": sorted(m for m in sys.modules if m.startswith(("sympy.physics", "sympy.tensor.tensor")))}))
-"""
-
-
-def test_the_whole_catalog_in_one_process_never_imports_sympy_physics_or_tensor():
-    """SymPy's simplify imports sympy.physics.units (75-350 ms) on its first call, and its first Add of
-    three terms sympy.tensor.tensor (about 60 ms); a catalog run, in JSON and with the text panel's
-    suggestion search, pays for neither (uapcheck/lazy.py)."""
-    env = dict(os.environ, UAPCHECK_IN_PROCESS="1")
-    proc = subprocess.run([sys.executable, "-c", CATALOG_PROBE, str(CATALOG)], capture_output=True, text=True,
-                          cwd=ROOT, env=env, timeout=900)
-    assert proc.returncode == 0, proc.stderr
-    got = json.loads(proc.stdout)
-    assert got["files"] > 80 and got["code"] in (0, 1)
-    assert got["printed"] == {"json": got["files"], "text": got["files"]}
-    assert got["loaded"] == []
-
-
 def test_the_stand_ins_give_sympy_the_same_answers_and_leave_no_trace():
     code = r"""
 import sys, sympy
