@@ -157,6 +157,9 @@ CASES = [
           "not the param `w`"),
     _case("layers-param-convolution", "tokens 8\nparam l integer >= 1\nconvolution circular {0, 1}\nlayers l\n",
           "l\n", "not the param `l`"),
+    # an undeclared name: the same refusal, not the hint to declare it as a param (which would then be refused)
+    _case("layers-undeclared-name", "tokens 8\nlayers n\nattention { kernel k(x, y) = exp(x . y); pattern window(1) "
+          "cyclic }\n", "n\nattention", "integer or the symbolic length, not the name `n`"),
     # the symbolic length as the budget of per-layer patterns, whose count may exceed n (2n − 3 here): refused
     _case("layers-length-per-layer", "tokens n\nlayers n\ntarget causal\nattention { kernel k(x, y) = exp(x . y); "
           "pattern periodic { causal & window(1), offsets {0} } }\n", "layers n", "layer count of per-layer patterns"),

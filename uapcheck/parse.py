@@ -945,14 +945,15 @@ class _BuildIR(Transformer_NonRecursive):
         return self.scope.size(value, "dim", minimum=1)
 
     def layers(self, value: _Int) -> spec.IntTerm:
-        term = self.scope.int_term(value, "layers", minimum=1)
-        if isinstance(term, str) and term != self.scope.tokens:
+        name = str(value.value)
+        if value.value.type == "NAME" and name != self.scope.tokens:
             # the derivations compare an integer budget (or the symbolic length, never below the diameter) with the
             # count; a param's budget was passed over, so `layers w` with `param w integer >= 1` was UAP with more
-            # layers than w = 1 allows
-            raise _err(value.value, f"`layers` takes an integer or the symbolic length, not the param `{term}` (a "
+            # layers than w = 1 allows. Told before int_term, whose hint for an unknown name is to declare a param
+            what = "the param" if name in self.scope.params else "the name"
+            raise _err(value.value, f"`layers` takes an integer or the symbolic length, not {what} `{name}` (a "
                                     "budget that depends on a param is not compared with the layer count)")
-        return term
+        return self.scope.int_term(value, "layers", minimum=1)
 
     def positional(self, name: Token) -> str:
         if str(name) not in POSITIONALS:
