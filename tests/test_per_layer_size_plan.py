@@ -9,6 +9,7 @@ import pytest
 
 import uapcheck
 from certificates import certificate_of  # tests/ is on sys.path
+from clirun import run
 from uapcheck.graphs import GraphTooLarge
 from uapcheck.graphs.build import arc_budget, reach_bytes, sequence_fit
 from uapcheck.parse import parse_source
@@ -73,3 +74,43 @@ def test_causal_targets_use_the_same_plan():
     # causal is n(n + 1)/2 arcs: 3,000 positions do not fit beside a strided layer, and the step says so
     claims = undecided_claims(source(3000, "causal & strided(2), causal", causal=True))
     assert claims and "fit up to n = " in claims[0] and "1,024" not in claims[0]
+
+
+def _disconnection(text: str) -> tuple:
+    got = result_json(uapcheck.check(text, "t.uap"))
+    steps = {s["rule"]: s for s in got["steps"]}
+    cut = steps.get("PAT-DISCONNECTED") or steps.get("SEQ-DISCONNECTED")
+    witness = cut and cut["evidence"]["witness"]
+    group = (steps.get("SYM-AUT") or steps.get("SEQ-GROUP"))["facts"]["group"]
+    return got["verdict"], group["order"], witness and (witness["i"], witness["j"])
+
+
+def test_beyond_the_plan_a_decoders_layers_that_all_look_back_are_not_uap_for_equivariant_targets(tmp_path):
+    # every layer of `periodic { causal & window(4096), causal }` attends only backwards, so position 1 sees itself alone
+    # at any depth: NOT-UAP for G-equivariant targets at every n ≥ 2, read off the layers' structure where their
+    # graphs do not fit (it was INCONCLUSIVE, "they fit up to n = …"); the group is trivial (the first layer holds the
+    # path 1 → 2 → … → n); the suggestion names `target causal`
+    text = source(1_048_576, "causal & window(4096), causal")
+    verdict, order, pair = _disconnection(text)
+    assert (verdict, order, pair) == ("NOT-UAP", 1, (1, 2))
+    path = tmp_path / "decoder.uap"
+    path.write_text(text)
+    shown = run(str(path))
+    assert shown.code == 0 and "NOT-UAP" in shown.stdout and "declare `target causal`" in shown.stdout
+    # the same answer, a second way: the arc engine at a length whose graphs fit (its closed set {1})
+    assert _disconnection(source(200, "causal & window(16), causal")) == ("NOT-UAP", 1, (1, 2))
+
+
+def test_beyond_the_plan_layers_that_all_look_forward_cut_off_the_last_position():
+    n = 1_048_576
+    assert _disconnection(source(n, "offsets {0, 1}, offsets {0, 2}"))[0::2] == ("NOT-UAP", (n, n - 1))
+    # the arc engine at a length whose graphs fit names another unreached pair (x_1 never reaches 2): the same verdict
+    verdict, _, (i, j) = _disconnection(source(60, "offsets {0, 1}, offsets {0, 2}"))
+    assert verdict == "NOT-UAP" and j < i
+
+
+def test_beyond_the_plan_layers_looking_both_ways_are_not_called_disconnected():
+    # one layer looks back, the other forward: every position reaches every other, so the triangular argument does not
+    # apply and the file stays INCONCLUSIVE beyond the plan, naming the length that fits
+    claims = undecided_claims(source(1_048_576, "offsets {0, -1}, offsets {0, 1}"))
+    assert claims and all("fit up to n = " in c for c in claims)

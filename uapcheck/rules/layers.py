@@ -20,6 +20,7 @@ from ..layer_certificates import (CausalLayerWitness, LayerGenerators, LayerGrou
 from ..show import show_pattern
 from ..claim import claim as claim_of
 from ..groups import GroupInfo
+from .structured import _triangular
 from .symmetry import group_undecided
 from .wording import S_N, X_J, group_is, token
 from .wording import SUM_TARGET as SUM_TARGET_CLAIM
@@ -295,7 +296,8 @@ def _above_the_limit(spec: S.Spec, desc: str, reason: str, undecided):
 
 def _closed_form_or_beyond_the_plan(spec: S.Spec, desc: str, undecided):
     """Above MAX_SEQ_N, §21.7's closed forms first; then, where the layer graphs do not fit (§21.2's size plan),
-    those forms or an undecided step naming the largest n that fits; None: the arc engine decides."""
+    those forms, the triangular argument (every layer's arcs go one way: §11.7, read per layer), or an undecided step
+    naming the largest n that fits; None: the arc engine decides."""
     if isinstance(spec.tokens, int) and spec.tokens > MAX_SEQ_N:
         alternation = _alternation_outcome(spec, desc)
         if alternation is not None:
@@ -303,7 +305,9 @@ def _closed_form_or_beyond_the_plan(spec: S.Spec, desc: str, undecided):
     try:
         fit_sequence(spec)
     except GraphTooLarge as exc:
-        return _alternation_outcome(spec, desc) or _above_the_limit(spec, desc, str(exc), undecided)
+        # (with `target causal` the causal analysis of §21.5 stands alone, as before: the equivariant cut is not read)
+        return (_alternation_outcome(spec, desc) or (_triangular(spec, True) if spec.target != "causal" else None)
+                or _above_the_limit(spec, desc, str(exc), undecided))
     return None
 
 

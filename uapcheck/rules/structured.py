@@ -23,6 +23,7 @@ from ..memo import exact_cache
 from ..graphs.blockwise import closed_twin_classes, lift_position, lifted_order, lifted_order_latex, lifted_order_text
 from ..graphs.build import _estimate
 from ..groups import GroupInfo, exact_int
+from ..show import show_pattern
 from .symmetry import group_step, group_undecided
 from .pattern import LayerCount, layers_needed
 
@@ -67,9 +68,21 @@ def structured_outcome(spec: S.Spec):
 _has_path = exact_cache()(has_path)
 
 
+def head_layer_patterns(spec: S.Spec) -> list[tuple[int, S.Pattern]]:
+    """(head index, pattern) for each head's pattern, and for a head with a pattern per layer (`periodic`, `sequence`)
+    each of its layer patterns: every arc of the network is an arc of one of them, and G is the intersection of their
+    automorphism groups (docs/theory.md §21)."""
+    return [(k, p) for k, h in enumerate(spec.heads)
+            for p in (h.pattern.patterns if isinstance(h.pattern, S.PatternSequence) else (h.pattern,))]
+
+
 def _triangular(spec: S.Spec, concrete: bool):
+    """Every arc of every head (of every layer, for per-layer patterns) goes one way: position 1 (or n) is reached
+    from itself alone at any depth, so the family is not connected (NOT-UAP for G-equivariant targets); G is trivial
+    when one of those patterns also holds the path 1 → 2 → … → n (or its reverse)."""
     from .pattern import PatternOutcome, _describe, disconnected_step
-    pats = [h.pattern for h in spec.heads]
+    parts = head_layer_patterns(spec)
+    pats = [p for _, p in parts]
     if all(lower_triangular(p) for p in pats):
         lower = True
     elif all(upper_triangular(p) for p in pats):
@@ -80,13 +93,15 @@ def _triangular(spec: S.Spec, concrete: bool):
     if isinstance(n, int) and n < 2:
         return None  # one position: nothing to reach (with params too, where `concrete` is False)
     desc = _describe(spec)
+    heads = "every head of every layer" if any(isinstance(h.pattern, S.PatternSequence) for h in spec.heads) else (
+        "every head")
     if lower:
         i, j = 1, 2
-        why = ("every arc j → i of every head has j ≤ i, so the only position with a path to 1 is 1 itself "
+        why = (f"every arc j → i of {heads} has j ≤ i, so the only position with a path to 1 is 1 itself "
                "(no arc enters {1} from outside)")
     else:
         i, j = n, (n - 1 if concrete else f"{n} - 1")
-        why = (f"every arc j → i of every head has j ≥ i, so the only position with a path to {n} is {n} itself")
+        why = (f"every arc j → i of {heads} has j ≥ i, so the only position with a path to {n} is {n} itself")
     evidence = {"positions that reach i": [i], "why": why}
     where = None
     if not concrete:
@@ -103,19 +118,22 @@ def _triangular(spec: S.Spec, concrete: bool):
             with time_limit("checking the path 1 → 2 → … → n", 10.0):
                 # position by position only up to the token graphs' size (`random(r) & sinks(k)` at n = 10⁹ drew 10⁹
                 # random rows); above it, where the structure shows the path
-                path_heads = [k for k, p in enumerate(pats)
+                path_heads = [(k, p) for k, p in parts
                               if (_has_path(p, n, lower) if n <= MAX_GRAPH_POSITIONS else path_by_structure(p, lower))]
         except BudgetExceeded:
             path_heads = []
         if path_heads:
-            k = path_heads[0]
+            k, p = path_heads[0]
             info = GroupInfo("trivial", 1, ())
             arrow = "1 → 2 → … → n" if lower else "n → n − 1 → … → 1"
+            head, that = f"head {spec.heads[k].label or k + 1}", "that head"
+            if isinstance(spec.heads[k].pattern, S.PatternSequence):
+                head, that = head + f"'s layer pattern `{show_pattern(p)}`", "that layer pattern"
             gstep = group_step(desc, info, {
-                "method": f"head {spec.heads[k].label or k + 1} is acyclic (every arc goes one way) and contains "
-                          f"the path {arrow} (checked for every position): an automorphism maps this Hamiltonian "
+                "method": f"{head} is acyclic (every arc goes one way) and contains "
+                          f"the path {arrow} ({'checked for every position' if n <= MAX_GRAPH_POSITIONS else 'read off its structure'}): an automorphism maps this Hamiltonian "
                           "path of an acyclic graph onto a Hamiltonian path, which is unique, so it is the "
-                          "identity; G ⊆ Aut(that head) is trivial",
+                          f"identity; G ⊆ Aut({that}) is trivial",
                 "generators": []}, Trusted("graphs.arith", f"an acyclic head containing the path {arrow}",
                                            {"order": 1}))
             group = info

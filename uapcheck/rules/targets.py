@@ -1203,15 +1203,16 @@ def decide(spec: S.Spec, ffn_step: proof.Step, tds: list, structure: list, group
     """The verdict for the declared target class (or the alternative class of a NOT-UAP pattern).
 
     `make_root(extra_steps)` builds the G-equivariant verdict step with extra premises."""
+    from .layers import has_sequence
     disconnected = obstruction is not None and obstruction.rule == "PAT-DISCONNECTED"
     if spec.target == "equivariant" or (spec.target == "receptive" and not disconnected) or verdict == "ILL-POSED":
         # `target receptive` on a strongly connected (or dense) family: every receptive field is 1..n and
         # the class is the G-equivariant maps, so the verdict is the equivariant one.
-        if spec.target == "equivariant" and verdict == "NOT-UAP" and disconnected:
+        # (per-layer patterns have no receptive analysis: their alternative is the suggestion of `target causal`)
+        if spec.target == "equivariant" and verdict == "NOT-UAP" and disconnected and not has_sequence(spec):
             alt = within_dimension(spec, analyse(spec, "receptive", ffn_step, tds))
             return Decision(verdict, layers, make_root([_alternative_step(alt)]), None, alt)
         return Decision(verdict, layers, make_root([]), None, None)
-    from .layers import has_sequence
     sequence = has_sequence(spec) and spec.target == "causal"
     if sequence:  # per-layer patterns (§21.5): their own prefix reach and causal views
         from .layers_causal import causal_outcome
