@@ -81,8 +81,9 @@ def test_the_proved_range_holds_far_beyond_the_onset():
 
 
 def test_outside_the_theorem_stays_open():
-    """A shared factor (offsets {2, 6} cyclic), and a non-cyclic part with offsets above g, are not F62's."""
+    """A shared factor (offsets {2, 6} cyclic) is not F62's; a non-cyclic part with offsets above g is Theorem F230's
+    (tests/graphs/test_mixed_hubs.py)."""
     shared = _theorem((Offsets((2, 6), True),), 1)
     assert shared.group is None and "F62" in shared.open_question
     mixed = _theorem((Offsets((1, 5), True), Dilated(1, 3)), 1)
-    assert mixed.theorem == "F31" and mixed.group is None
+    assert mixed.theorem == "F230" and mixed.order == 1

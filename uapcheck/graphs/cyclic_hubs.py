@@ -161,3 +161,120 @@ def hole_group(g: int, parts: list):
         return Integer(data.low), "reflection", None, None
     name = "trivial" if g == 1 else f"S_{g} on {_span(1, g)}"
     return Integer(data.low), name, lambda n: _fact(Integer(g)), _globals_generators(Integer(g))
+
+
+# ---------------------------------------------------------------------------------------------
+# Theorem F230: hubs on a mixed base (cyclic parts and non-cyclic parts, both with an offset above g)
+
+LOCAL_KINDS = ("window", "cwindow", "offsets", "coffsets", "dilated")
+
+
+def part_jumps(kind: str, args: tuple) -> set:
+    """The non-zero jumps of one local part: window(w) ±1..±w, offsets K as listed, dilated(w, r) ±r, …, ±wr."""
+    if kind in ("window", "cwindow"):
+        w = int(args[0])
+        return set(range(-w, w + 1)) - {0}
+    if kind in ("offsets", "coffsets"):
+        return {int(k) for k in args} - {0}
+    w, r = int(args[0]), int(args[1])
+    return {s * k * r for k in range(1, w + 1) for s in (1, -1)}
+
+
+def mixed_base(parts: list, g: int) -> bool:
+    """Whether the local parts (kind, args) with integer sizes are F230's base: window, offsets (cyclic or not) and
+    dilated parts, some cyclic part with an offset above g, and not F62's base (some non-cyclic part with an offset
+    above g, or a dilated part); read from the reaches, so a wide window costs no list of its jumps."""
+    from .hub_unions import CYCLIC, reach
+    if not all(kind in LOCAL_KINDS for kind, _ in parts) or cyclic_base(parts, g):
+        return False
+    return any(kind in CYCLIC and reach(kind, args) > g for kind, args in parts)
+
+
+def mixed_jumps(parts: list, g: int) -> tuple[tuple[int, ...], tuple[int, ...]]:
+    """(C, L): C the cyclic jumps, with the non-cyclic jumps of absolute value at most g (F30 (c): their wrap-around
+    pairs have an end among the globals, so they have the arcs of their cyclic version); L the other non-cyclic jumps
+    that are not in C (an arc of a jump in both is in the circulant already)."""
+    from .hub_unions import CYCLIC
+    cyc: set = set()
+    line: set = set()
+    for kind, args in parts:
+        for k in part_jumps(kind, args):
+            (cyc if kind in CYCLIC or abs(k) <= g else line).add(k)
+    return tuple(sorted(cyc)), tuple(sorted(line - cyc))
+
+
+def _spec_part(kind: str, args: tuple):
+    from ..spec import Dilated, Offsets, Window
+    if kind in ("window", "cwindow"):
+        return Window(int(args[0]), kind == "cwindow")
+    if kind in ("offsets", "coffsets"):
+        return Offsets(tuple(int(k) for k in args), kind == "coffsets")
+    return Dilated(int(args[0]), int(args[1]))
+
+
+@lru_cache(maxsize=128)
+def mixed_data(cyc: tuple[int, ...], line: tuple[int, ...], g: int, floor: int, parts: tuple) -> Optional[HoleData]:
+    """F230 for the cyclic jumps C and non-cyclic jumps L (mixed_jumps) and g globals, or None: gcd(S) > 1 for
+    S = C ∪ L, a jump beyond F28's bound, no certificate radius, or S = −S while C ≠ −C or L ≠ −L (then the
+    reflection ρ is no automorphism of Γ[R] and the proof's step (4) does not apply: open). ``parts`` (the base as
+    (kind, args) pairs) is the pattern the onset search builds; ``floor`` as in hole_data."""
+    from .circulant_general import MAX_JUMP, constants, reduce_jumps, rigid_radius
+    jumps = tuple(sorted(set(cyc) | set(line)))
+    red = reduce_jumps(jumps)
+    if red.g != 1 or max(abs(s) for s in red.steps) > MAX_JUMP:
+        return None
+    symmetric = set(jumps) == {-k for k in jumps}
+    if symmetric and not (set(cyc) == {-k for k in cyc} and set(line) == {-k for k in line}):
+        return None
+    radius = rigid_radius(red)
+    if radius is None:
+        return None
+    low = max(proved_low(jumps, g, radius, constants(red).frobenius), floor)
+    if low <= ONSET_MAX:
+        from ..spec import Global, PatternUnion
+        pattern = PatternUnion(tuple(_spec_part(kind, args) for kind, args in parts) + (Global(g),))
+        stated = pattern_onset(pattern, hole_order(g, symmetric), low, floor)
+    else:
+        stated = low
+    return HoleData(jumps, g, radius, symmetric, low, stated)
+
+
+def pattern_onset(pattern, want: int, low: int, floor: int) -> int:
+    """The least n₁ ≤ low (≥ floor) such that at every n in [n₁, low) the concrete engine finds D = 2 and |G| = want
+    for the pattern (the theorem's group is a subgroup of G there, so the order settles it)."""
+    from .families import concrete
+    start, n = low, low - 1
+    while n >= floor:
+        got = concrete(pattern, n, layers=False)
+        if not (got.connected and got.diameter == 2 and got.order == want):
+            break
+        start, n = n, n - 1
+    return start
+
+
+def mixed_group(g: int, parts: list):
+    """F230's group for the base parts, as hole_group gives F62's: (low, name or "reflection", order, generators),
+    the open question as a string, or None (not a mixed base)."""
+    from sympy import Integer
+    from .closed_forms import _span
+    from .families import _fact, _globals_generators
+    from .hub_unions import local_low, reach
+    if not mixed_base(parts, g):
+        return None
+    from .circulant_general import MAX_JUMP
+    if max(reach(kind, args) for kind, args in parts) > MAX_JUMP:
+        return (f"the group of the positions {{g + 1, …, n}}: a jump above Theorem F28's bound {MAX_JUMP}, so "
+                "Theorem F230 does not apply")
+    cyc, line = mixed_jumps(parts, g)
+    r = max(reach(kind, args) for kind, args in parts)
+    key = tuple((kind, tuple(int(a) for a in args)) for kind, args in parts)
+    data = mixed_data(cyc, line, g, local_low(g, r, True), key)
+    if data is None:
+        return ("the group of the positions {g + 1, …, n}: the circulant of the cyclic jumps "
+                f"{{{', '.join(map(str, cyc))}}} with the hole {{1, …, g}} and the non-cyclic jumps "
+                f"{{{', '.join(map(str, line))}}} — the jumps have a common factor, exceed Theorem F28's bound, have "
+                "no ball certificate, or are symmetric only together, so Theorem F230 does not apply")
+    if data.symmetric:
+        return Integer(data.low), "reflection", None, None
+    name = "trivial" if g == 1 else f"S_{g} on {_span(1, g)}"
+    return Integer(data.low), name, lambda n: _fact(Integer(g)), _globals_generators(Integer(g))

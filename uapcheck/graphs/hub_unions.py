@@ -152,6 +152,10 @@ def local_group(g: int, parts: list) -> Union[tuple, str]:
         found = hole_group(g, parts)
         if found is not None:
             return found
+        from .cyclic_hubs import mixed_group  # Theorem F230: the circulant with a hole and non-cyclic jumps
+        found = mixed_group(g, parts)
+        if found is not None:
+            return found
         return ("the group of the positions {g + 1, …, n}: a cyclic part with an offset above g adds "
                       "wrap-around arcs inside them, and with non-cyclic parts of offsets above g their automorphisms "
                       "are not proved at symbolic n")
@@ -243,11 +247,15 @@ def local_theorem(n, g: int, parts: list):
     size = order(n) if order is not None else None
     if name == "reflection":
         name, size, gens = _reflection_group(g, n)
-    from .cyclic_hubs import cyclic_base
+    from .cyclic_hubs import cyclic_base, mixed_base
     hole = cyclic and cyclic_base(parts, g)   # the group is Theorem F62's (graphs/cyclic_hubs.py)
+    mixed = cyclic and mixed_base(parts, g)   # ... or Theorem F230's
     if hole:
         family += "; the other positions: a circulant with the hole {1, …, g} (Theorem F62)"
-    return FamilyTheorem("F62" if hole else "F31", family, params, sympy.Max(low, glow), Integer(2), name, size, gens,
+    elif mixed:
+        family += ("; the other positions: a circulant with the hole {1, …, g} and non-cyclic jumps above g "
+                   "(Theorem F230)")
+    return FamilyTheorem("F62" if hole else "F230" if mixed else "F31", family, params, sympy.Max(low, glow), Integer(2), name, size, gens,
                          Integer(3), True, why, witness=(Integer(root), (Integer(a), Integer(b))))
 
 

@@ -92,3 +92,61 @@ def restated(jumps: tuple[int, ...], g: int, floor: int) -> Optional[tuple[int, 
         while n >= floor and _order_at(jumps, g, n) == want:
             low, n = n, n - 1
     return low, symmetric
+
+
+# Theorem F230 (docs/theory.md §11.11): the same with non-cyclic parts reaching beyond g (or dilated parts).
+
+def mixed_jumps(g: int, base: list, offsets: list) -> Optional[tuple[tuple[int, ...], tuple[int, ...]]]:
+    """(C, L) of F230 when some cyclic part has an offset above g and the base is not F62's (a non-cyclic part with an
+    offset above g, or a dilated part): C the cyclic parts' jumps and the non-cyclic jumps of absolute value at most
+    g, L the other non-cyclic jumps not in C; else None."""
+    if hole_jumps(g, base, offsets) is not None:
+        return None
+    if not any(getattr(q, "cyclic", False) and max(abs(k) for k in o) > g for q, o in zip(base, offsets)):
+        return None
+    cyc: set = set()
+    line: set = set()
+    for q, o in zip(base, offsets):
+        for k in o:
+            (cyc if getattr(q, "cyclic", False) or abs(k) <= g else line).add(k)
+    return tuple(sorted(cyc)), tuple(sorted(line - cyc))
+
+
+def _pattern_order_at(pattern, n: int) -> int:
+    """|Aut| of the pattern at n on the verifier's arcs (nauty)."""
+    from . import groups, patterns
+    heads = [patterns.head_arcs(pattern, n)]
+    lab = {arc: ((0, None),) for arc in heads[0]}
+    full, _ = groups.full_order(lab, n, "none")
+    return -1 if full is None else int(full)
+
+
+@lru_cache(maxsize=64)
+def restated_mixed(cyc: tuple[int, ...], line: tuple[int, ...], g: int, floor: int,
+                   base: tuple) -> Optional[tuple[int, bool]]:
+    """(the stated range, S = −S) of F230, or None: gcd(S) > 1, a jump above 40, no certificate radius, or S = −S
+    while C ≠ −C or L ≠ −L. The onset is searched on the arcs of the pattern itself (``base`` with global(g))."""
+    from .circulant_general import MAX_JUMP, MAX_RADIUS, _ball_rigid
+    jumps = tuple(sorted(set(cyc) | set(line)))
+    common = 0
+    for k in jumps:
+        common = gcd(common, abs(k))
+    if common != 1 or max(abs(k) for k in jumps) > MAX_JUMP:
+        return None
+    symmetric = set(jumps) == {-k for k in jumps}
+    if symmetric and (set(cyc) != {-k for k in cyc} or set(line) != {-k for k in line}):
+        return None
+    steps = sorted(jumps) if any(k > 0 for k in jumps) else sorted(-k for k in jumps)
+    a = max([-s for s in steps if s < 0], default=0)
+    b = max(s for s in steps if s > 0)
+    radius = next((r for r in range(1, max(MAX_RADIUS, a + b + 2) + 1) if _ball_rigid(steps, r, symmetric)), None)
+    if radius is None:
+        return None
+    low = max(_range(jumps, g, radius), floor)
+    want = factorial(g) * (2 if symmetric else 1)
+    if low <= ONSET_MAX:
+        pattern = S.PatternUnion(tuple(base) + (S.Global(g),))
+        n = low - 1
+        while n >= floor and _pattern_order_at(pattern, n) == want:
+            low, n = n, n - 1
+    return low, symmetric

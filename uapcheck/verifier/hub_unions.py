@@ -98,10 +98,14 @@ def _local(g: int, base: list, offsets: list):
 
     def witness(n):
         return g + 1, _swap(n, a, a + 1)
-    from .cyclic_hubs import hole_jumps
+    from .cyclic_hubs import hole_jumps, mixed_jumps
     hole = hole_jumps(g, base, offsets) if cyclic else None
-    found = _hole_group(g, hole, low) if hole is not None else _local_group(g, base, offsets)
-    theorem = "F62" if hole is not None else "F31"
+    mixed = mixed_jumps(g, base, offsets) if cyclic and hole is None else None
+    if mixed is not None:   # Theorem F230: the circulant with the hole and non-cyclic jumps above g
+        found = _mixed_group(g, mixed, low, tuple(base))
+    else:
+        found = _hole_group(g, hole, low) if hole is not None else _local_group(g, base, offsets)
+    theorem = "F62" if hole is not None else "F230" if mixed is not None and found is not None else "F31"
     if found is None:
         return Family(theorem, low, 2, 3, True, lambda n: sympy.nan, 1, None, witness)
     glow, order, modulus, name = found
@@ -113,6 +117,22 @@ def _hole_group(g: int, jumps: tuple, floor: int):
     verifier's own restatement (uapcheck/verifier/cyclic_hubs.py), or None."""
     from .cyclic_hubs import restated
     found = restated(jumps, g, floor)
+    if found is None:
+        return None
+    low, symmetric = found
+    if symmetric:
+        return low, lambda n: 2 * sympy.factorial(g), 1, _reflection_name(g)
+
+    def trivial(text):
+        return text == "trivial" if g == 1 else text.startswith(f"S_{g} on {{1, ") and "×" not in text
+    return low, lambda n: sympy.factorial(g), 1, trivial
+
+
+def _mixed_group(g: int, jumps: tuple, floor: int, base: tuple):
+    """Theorem F230: (range, order, modulus, name test) from the verifier's own restatement
+    (uapcheck/verifier/cyclic_hubs.py), or None."""
+    from .cyclic_hubs import restated_mixed
+    found = restated_mixed(jumps[0], jumps[1], g, floor, base)
     if found is None:
         return None
     low, symmetric = found
