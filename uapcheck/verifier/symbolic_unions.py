@@ -403,10 +403,17 @@ def _cyclic_dense_order(w: int, s: int):
     return order
 
 
-def _cyclic_dense_name(w: int, s: int):
+def _cyclic_dense_every_class(w: int, s: int, text: str) -> bool:
     """The words of F205's group at a symbolic n: every class's group named."""
+    return all(_cyclic_dense_class(w, s, r) in text for r in range(s))
+
+
+def _cyclic_dense_name(w: int, s: int):
+    """F205's group by name: every class's group (a symbolic n) or one class's (an integer n: the step names the
+    group of n's class, and `_cyclic_dense_words` checks it is n's; a name of every class alone left every integer n's
+    step rejected)."""
     def name(text: str) -> bool:
-        return all(_cyclic_dense_class(w, s, r) in text for r in range(s))
+        return text in {_cyclic_dense_class(w, s, r) for r in range(s)} or _cyclic_dense_every_class(w, s, text)
     return name
 
 
@@ -415,7 +422,7 @@ def _cyclic_dense_words(w: int, s: int):
     def check(data: dict, n) -> Optional[str]:
         name = data.get("name")
         if n is None:
-            return None if isinstance(name, str) and _cyclic_dense_name(w, s)(name) else \
+            return None if isinstance(name, str) and _cyclic_dense_every_class(w, s, name) else \
                 f"the group {str(name)[:80]!r} does not name every class"
         want = _cyclic_dense_class(w, s, int(n) % s)
         return None if name == want else f"at n = {n} the group is {want}, not {str(name)[:80]!r}"
