@@ -40,3 +40,13 @@ def test_one_classs_group_at_a_symbolic_length_is_rejected():
     forged = copy.deepcopy(cert)
     _group_step(forged)["data"]["name"] = "the reflection i ↦ n + 1 − i"
     assert rejects(forged, "SYM-AUT")
+
+
+def test_a_certificate_at_an_integer_length_on_f224s_class_verifies_whatever_class_the_instance_check_reads():
+    # window(4) cyclic + strided(4) at n = 5,002 (class 2: F224's seam swap, 3 layers least): the family's instance check
+    # read its first length, n = 80 (class 0, which F226 decides only from N₁ = 208), and rejected the sound step with
+    # "below lemma AM's range"; at this n the step states 3 layers, least on class 2 only
+    cert = certificate_of("tokens 5002\nattention {\n  kernel k(x, y) = exp(x . y)\n  pattern window(4) cyclic + strided(4)\n}\n")
+    layers = next(s for s in cert["steps"] if s["rule"] == "PAT-LAYERS")
+    report = verify(cert, only={layers["id"]})
+    assert [s.outcome for s in report.steps if s.rule == "PAT-LAYERS"] == [VERIFIED], report.steps

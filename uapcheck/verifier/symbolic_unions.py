@@ -505,6 +505,9 @@ def _dense_stride(w: int, s: int, tokens=None):
              "no neighbourhood within distance 1 of its root and is no symmetry, searched for and re-checked on the "
              "verifier's arcs at every instance)")
     if isinstance(tokens, int) and not (two and tokens >= covered.dense_pump_start(w, s) and tokens % s in two):
+        # at this n the step states F205's 3 layers, least by F224 on n's class: an instance the check reads on a class
+        # F226 would decide (below N₁ there) is a class where 3 layers are only sufficient here, with nothing to check
+        common["layers_check"] = lambda n, d: (covered.dense_layers_problem(w, s, n, d) if n % s in three else None)
         if tokens % s in three:
             return Family("F205", low, 2, 3, True, order, s, name, None, layers_text=text3, **common)
         return Family("F205", low, 2, 3, False, order, s, name, None, **common)
