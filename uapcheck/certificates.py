@@ -35,9 +35,30 @@ def _exact(value) -> Any:
     return proof._jsonable(value)
 
 
-def _order_in_length(cls, order: Any, length_symbol: Any, n: sympy.Symbol) -> sympy.Expr:
-    """A stated group order with the length's symbol (`length_symbol`, as the engine named it) read as n: any other
-    free symbol (a param's name where the length is meant) is a refusal, never read as the length."""
+def _the_files_length(cls, length_symbol: Any, length: Any = None) -> None:
+    """The certificate's length is the file's (proof.about_file; nothing to compare outside a derivation): at a
+    symbolic `tokens L` a certificate at symbolic length names L (a certificate in another symbol would have its
+    orders and counts read in a length the file does not have); at an integer `tokens N` a stated length is N and
+    the symbol is the theorems' n (a class's formula read at N)."""
+    tokens = proof.file_length()
+    if tokens is None:
+        return
+    name = getattr(length_symbol, "name", None)
+    if isinstance(tokens, str):
+        if length is None and name != tokens:
+            _reject(cls, f"the certificate names the length {name}, not the file's {tokens}")
+        return
+    if length is not None and length != tokens:
+        _reject(cls, f"the certificate's length {length} is not the file's {tokens}")
+    if name != "n":
+        _reject(cls, f"the certificate names the length {name}, not the theorems' n at the file's length {tokens}")
+
+
+def _order_in_length(cls, order: Any, length_symbol: Any, n: sympy.Symbol, length: Any = None) -> sympy.Expr:
+    """A stated group order with the length's symbol (`length_symbol`, as the engine named it, and the file's:
+    `_the_files_length`) read as n: any other free symbol (a param's name where the length is meant) is a refusal,
+    never read as the length."""
+    _the_files_length(cls, length_symbol, length)
     order = sympy.sympify(order, strict=True)  # safe: strict (no text parsed)
     if not isinstance(length_symbol, sympy.Symbol):
         _reject(cls, "the certificate names no symbol for the length")
@@ -1648,7 +1669,7 @@ class HeadIntersection(Certificate):
             _reject(HeadIntersection, "re-deciding the intersection gives other classes or ranges")
             return
         n = sympy.Symbol("n", integer=True, positive=True)
-        order = _order_in_length(HeadIntersection, self.order, self.length_symbol, n)
+        order = _order_in_length(HeadIntersection, self.order, self.length_symbol, n, getattr(self, "length", None))
         if self.length is not None:
             self._check_length(found, order, n)
             return
@@ -1744,7 +1765,7 @@ class PartitionHeads(Certificate):
             _reject(PartitionHeads, "re-deciding the two partition heads gives other classes or ranges")
             return
         n = sympy.Symbol("n", integer=True, positive=True)
-        order = _order_in_length(PartitionHeads, self.order, self.length_symbol, n)
+        order = _order_in_length(PartitionHeads, self.order, self.length_symbol, n, getattr(self, "length", None))
         mine = [c for c in again.classes if is_zero(c.expression(n, again.modulus) - order)]
         if not mine:
             _reject(PartitionHeads, f"the order {self.order} is not a class's")
@@ -1795,7 +1816,7 @@ class GridHubsGroup(Certificate):
             _reject(GridHubsGroup, "re-deciding the heads gives other classes or ranges")
             return
         n = sympy.Symbol("n", integer=True, positive=True)
-        order = _order_in_length(GridHubsGroup, self.order, self.length_symbol, n)
+        order = _order_in_length(GridHubsGroup, self.order, self.length_symbol, n, getattr(self, "length", None))
         if not any(is_zero(c.expression(n, again.modulus) - order) for c in again.classes):
             _reject(GridHubsGroup, f"the order {self.order} is not a class's")
 
@@ -1837,14 +1858,16 @@ class ParityHubsGroup(Certificate):
             _reject(ParityHubsGroup, f"n = {self.length} is not a length of Theorem F221's class n ≡ {self.residue} "
                                      f"(mod 2), n ≥ {low}")
         want = PH.order_of(code, n if self.length is None else sympy.Integer(self.length))
-        order = _order_in_length(ParityHubsGroup, self.order, self.length_symbol, n)
+        order = _order_in_length(ParityHubsGroup, self.order, self.length_symbol, n, getattr(self, "length", None))
         if not is_zero(want - order):
             _reject(ParityHubsGroup, f"the order {self.order} is not Theorem F221's {want} on the class")
 
     def to_json(self) -> Any:
         from .graphs.cyclic_parity_hubs import SECTION, parity_json
         from .verifier.trees import encode
-        return {"kind": self.kind, "section": SECTION, **parity_json(self.found, encode), "residue": self.residue,
+        # the classes in the symbol the order names the length by (the file's at a symbolic length, n at an integer one)
+        return {"kind": self.kind, "section": SECTION, **parity_json(self.found, encode, self.length_symbol),
+                "residue": self.residue,
                 "order": encode(sympy.sympify(self.order, strict=True)),  # safe: strict (no text parsed)
                 **({} if self.length is None else {"n": self.length})}
 
@@ -1874,7 +1897,7 @@ class CyclicHeadsGroup(Certificate):
         if not again or again[0].intersection[1:] != (self.found, self.low):
             _reject(CyclicHeadsGroup, "re-deciding the heads gives another zone, case or range")
             return
-        order = _order_in_length(CyclicHeadsGroup, self.order, self.length_symbol, n)
+        order = _order_in_length(CyclicHeadsGroup, self.order, self.length_symbol, n, getattr(self, "length", None))
         want = again[0].order
         if self.length is not None:
             if not isinstance(self.length, int) or isinstance(self.length, bool) or self.length < self.low:
@@ -2037,6 +2060,7 @@ class HeadLayers(Certificate):
         n = self.length_symbol
         if not isinstance(n, sympy.Symbol) or n.is_integer is not True or n.is_positive is not True:
             _reject(HeadLayers, "the certificate names no positive integer symbol for the length")
+        _the_files_length(HeadLayers, n, self.length)
         grp = closed_group(list(self.patterns), n, {}, [None] * len(self.patterns), "none")
         again = HL.least_layers(list(self.patterns), grp.cases if grp else None, n)
         if again is None or again != self.found:

@@ -262,7 +262,7 @@ def check_spec(spec: S.Spec, budget_seconds: Optional[float] = None) -> Result:
     from .lazy import sympy_stand_ins
     from .stack import deep_recursion
     try:
-        with budget.file_budget(budget_seconds), sympy_stand_ins(), deep_recursion():
+        with budget.file_budget(budget_seconds), sympy_stand_ins(), deep_recursion(), proof.about_file(spec.tokens):
             return _check_spec(spec)
     except FileBudgetExceeded as exc:
         if budget.enclosing_file_budget_expired():

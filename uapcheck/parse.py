@@ -881,9 +881,24 @@ def _check_partition(meta: Meta, what: str, cases: list) -> None:
         raise _err(meta, f"the classes cover every residue mod {modulus}: leave one to `else`")
 
 
-def _group_text(ref: tuple) -> str:
-    return ref[0] + (f" {ref[1]}" if ref[1] is not None else "")
+def _group_text(ref: tuple, tokens: Any = "n") -> str:
+    """An expected group as the expectation's text names it: a named group in the file's symbolic length (`D_m`
+    beside `tokens m`, as the reports print it), the others as written."""
+    name = ref[0]
+    if isinstance(tokens, str) and name in ("S_n", "C_n", "D_n"):
+        name = f"{name[0]}_{tokens}"
+    return name + (f" {ref[1]}" if ref[1] is not None else "")
+
+
 _NUMBERED_GROUPS = ("order", "stabilizer")
+
+
+def _length_group_names(tokens: str) -> dict[str, str]:
+    """The named groups in a symbolic length's own name (`S_m`, `C_m`, `D_m` beside `tokens m`), each to its
+    engine name (S_n, C_n, D_n): the reports print them so (uapcheck/render/spoken.py)."""
+    return {f"{g}_{tokens}": f"{g}_n" for g in ("S", "C", "D")}
+
+
 POSITIONALS = ("none", "absolute")
 
 
@@ -1138,16 +1153,16 @@ class _BuildIR(Transformer_NonRecursive):
         return m, values
 
     def expect_group(self, ref: tuple[str, Optional[int]]) -> "_ExpectedGroup":
-        return _ExpectedGroup(ref, (), _group_text(ref))
+        return _ExpectedGroup(ref, (), _group_text(ref, self.scope.tokens))
 
     @v_args(inline=True, meta=True)
     def expect_group_classes(self, meta: Meta, *parts: Any) -> "_ExpectedGroup":
         """`group A if n mod L = r, …, else B`: the classes (one modulus, disjoint residues) and the else group."""
         *cases, otherwise = parts
         _check_partition(meta, "group", cases)
-        text = ", ".join(f"{_group_text(g)} if {self.scope.tokens} mod {m} "
+        text = ", ".join(f"{_group_text(g, self.scope.tokens)} if {self.scope.tokens} mod {m} "
                          + (f"= {rs[0]}" if len(rs) == 1 else "in {" + ", ".join(map(str, rs)) + "}")
-                         for m, rs, g, _ in cases) + f", else {_group_text(otherwise)}"
+                         for m, rs, g, _ in cases) + f", else {_group_text(otherwise, self.scope.tokens)}"
         return _ExpectedGroup(otherwise, tuple((m, rs, g) for m, rs, g, _ in cases), text)
 
     @v_args(inline=True, meta=True)
@@ -1167,6 +1182,9 @@ class _BuildIR(Transformer_NonRecursive):
             if number.value.type != "INT" or number.minus is not None or len(str(number.value)) > 400:
                 raise _err(number, f"`{name}` takes a positive integer")
             arg = int(str(number.value))
+        tokens = self.scope.tokens
+        if isinstance(tokens, str) and str(name) in _length_group_names(tokens):
+            name = Token(name.type, _length_group_names(tokens)[str(name)])  # `D_m` beside `tokens m`: D_n
         if str(name) not in GROUP_NAMES:
             raise _err(name, f"unknown group `{name}`; expected one of S_n, C_n, D_n, "
                              "reflection, trivial, order N, stabilizer K")
@@ -1174,7 +1192,6 @@ class _BuildIR(Transformer_NonRecursive):
             raise _err(name, f"`{name}` needs an integer, e.g. `{name} 2`")
         if str(name) not in _NUMBERED_GROUPS and number is not None:
             raise _err(number, f"`{name}` takes no number")
-        tokens = self.scope.tokens
         if arg is not None and (arg < 1 or str(name) == "stabilizer" and isinstance(tokens, int) and arg > tokens):
             raise _err(number, f"`{name} {arg}` is out of range")
         return str(name), arg
@@ -1817,6 +1834,9 @@ class _File:
             where = self.single.get("dim") or self.single["tokens"]
             extra = "" if "dim" in self.single else " (the token dimension is called d unless a `dim` line names it)"
             raise _err(where.meta, f"`dim` and `tokens` cannot be the same name{extra}")
+        if dim == "n":  # the derivations name the length n (and print a named length in its place): n is not d
+            raise _err(self.single["dim"].meta, f"`dim n`: n is the name the derivations give the sequence length "
+                                                f"(`{tokens}` here); give the dimension another name")
         mixer, heads = self._mixer()
         ffn = self._optional("ffn", spec.FFN("named", name="relu"))
         positional = self._optional("positional", "none")

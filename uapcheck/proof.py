@@ -452,6 +452,31 @@ class about_head:
         _current_head.reset(self.token)
 
 
+# The length of the file being derived (its `tokens`: the symbolic name, or the integer), set by the derivation
+# (derive.check_spec): a certificate that names the length is checked against it (certificates.py,
+# `_the_files_length`), so a certificate in another symbol than the file's is refused, never read as its length.
+_file_length: contextvars.ContextVar = contextvars.ContextVar("uapcheck_file_length", default=None)
+
+
+class about_file:
+    """`with proof.about_file(tokens):` the certificates checked inside are about a file of this length (a name, or
+    an integer)."""
+
+    def __init__(self, tokens: Any) -> None:
+        self.tokens = tokens
+
+    def __enter__(self) -> None:
+        self.token = _file_length.set(self.tokens)
+
+    def __exit__(self, *exc) -> None:
+        _file_length.reset(self.token)
+
+
+def file_length() -> Any:
+    """The `tokens` of the file being derived (a name or an integer), or None outside a derivation."""
+    return _file_length.get()
+
+
 def _make_kernel():  # noqa: C901 - the kernel closure: everything that makes a step must live inside it
     """Everything that can make a step lives in this closure; only the functions returned leave it."""
     records: "weakref.WeakKeyDictionary[Step, dict]" = weakref.WeakKeyDictionary()

@@ -144,9 +144,10 @@ def group_at(patterns: Sequence[Pattern], n: int, params: Optional[Mapping] = No
     return replace(case, rule=f"{case.rule}, read at n = {n:,}", intersection=(GROUP_KIND, found, n % 2, n))
 
 
-def parity_json(found: ParityHubs, encode) -> dict:
-    """The decision as the certificates write it, a class's order as the expression in n that ``encode`` writes."""
-    n = sympy.Symbol("n", integer=True, positive=True)
+def parity_json(found: ParityHubs, encode, n: "sympy.Symbol | None" = None) -> dict:
+    """The decision as the certificates write it, a class's order as the expression that ``encode`` writes in the
+    length's symbol ``n`` (the file's symbolic length; the theorems' n by default)."""
+    n = sympy.Symbol("n", integer=True, positive=True) if n is None else n
     return {"sign": found.sign, "loops": found.loops, "hubs": found.hubs,
             "classes": [{"residue": r, "from": low, "order": encode(order_of(order, n))}
                         for r, low, order in found.classes]}

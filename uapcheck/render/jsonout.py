@@ -32,6 +32,8 @@ def _class_json(cls) -> dict:
 
 
 def result_json(result) -> dict:
+    from .spoken import spoken
+    result = spoken(result)  # the file's name for the length in every statement
     ids = proof.number_steps(result.root)
     steps = []
     for s in result.root.walk():

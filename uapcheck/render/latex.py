@@ -343,6 +343,8 @@ def _target_tex(outcome) -> str:
 
 
 def render(result, standalone: bool = False) -> str:
+    from .spoken import spoken
+    result = spoken(result)  # the file's name for the length in every statement
     ids = proof.number_steps(result.root)
     spec = result.spec
     out: list[str] = []

@@ -205,6 +205,8 @@ def _target_markdown(outcome) -> str:
 
 
 def render(result, suggestion=None) -> str:
+    from .spoken import spoken
+    result = spoken(result)  # the file's name for the length in every statement
     ids = proof.number_steps(result.root)
     spec = result.spec
     out = [f"# {escape(spec.architecture)}", "", code(shown_path(spec.path)), "", "## Verdict", "",

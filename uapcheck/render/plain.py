@@ -105,6 +105,8 @@ def panel(body: list[str], title: str, width: int) -> Optional[list[str]]:
 def report(result, width: int, suggestion=None) -> Optional[str]:
     """The compact text report (uapcheck/render/text.py's render, full=False) as rich lays it out without colour
     on a console `width` cells wide, or None when a character of it is not simple."""
+    from .spoken import spoken
+    result = spoken(result)  # the file's name for the length in every statement
     from .. import proof
     from .outline import outline
     from .verdict_lines import expect_line, headline, reason, suggestion_line

@@ -25,6 +25,8 @@ INDENT = "  "
 
 
 def verdict_panel(result, suggestion=None) -> Panel:
+    from .spoken import spoken
+    result = spoken(result)  # the file's name for the length in every statement
     body = [Text(headline(result), style=VERDICT_STYLE[result.verdict]), Text(reason(result))]
     line = expect_line(result)
     if line is not None:
@@ -74,6 +76,8 @@ def shown_part(words: str, room: int) -> str:
 
 
 def render(result, console: Console, full: bool = False, suggestion=None) -> None:
+    from .spoken import spoken
+    result = spoken(result)  # the file's name for the length in every statement
     ids = proof.number_steps(result.root)
     spec = result.spec
     console.print(Text(f"{spec.path} · {spec.architecture}", style="bold"))
@@ -103,6 +107,8 @@ def render(result, console: Console, full: bool = False, suggestion=None) -> Non
 
 def short_line(path: str, result) -> str:
     """`path: UAP · G = S_n · 1 attention layer`, with a failed expect after it."""
+    from .spoken import spoken
+    result = spoken(result)  # the file's name for the length in every statement
     text = f"{path}: {headline(result)}"
     if result.expect_holds is False:
         text += f"  [expect FAILS: {result.expect_reason}]"

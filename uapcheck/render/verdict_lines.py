@@ -6,6 +6,8 @@ import os
 
 def headline(result) -> str:
     """The verdict headline of the text printer's panel, e.g. "UAP · G = S_n · 1 attention layer"."""
+    from .spoken import spoken
+    result = spoken(result)  # the file's name for the length in every statement
     outcome = getattr(result, "target", None)
     if outcome is not None:  # a declared `target causal|receptive` (docs/theory.md §14)
         return outcome.phrase()
@@ -112,7 +114,8 @@ def not_least_words(result) -> str:
     import sympy
     from ..groups import class_condition
     from ..show import show_condition
-    where = class_condition(sympy.Symbol("n", integer=True, positive=True), classes[0], classes[1])
+    from .spoken import printed_length
+    where = class_condition(sympy.Symbol(printed_length(result), integer=True, positive=True), classes[0], classes[1])
     return f" (least for {show_condition(where)}; sufficient, not shown least otherwise)"
 
 

@@ -106,8 +106,8 @@ def _recount(pats: list, g: int, table: dict, n_symbol) -> int:
 
 
 def _stated(tree, symbols: dict, n_symbol, length_names: frozenset) -> sympy.Expr:
-    """An order as written, the length (named `n` or as the file names it) read as ``n_symbol``; any other name (a
-    param) is kept, so an order in it differs from the class's."""
+    """An order as written, the length (as the file names it, `length_names`) read as ``n_symbol``; any other name (a
+    param, or n beside another symbolic length) is kept, so an order in it differs from the class's."""
     try:
         value = decode(tree, symbols)
     except TreeError as exc:
@@ -128,8 +128,10 @@ def check(ctx, s) -> tuple[str, str]:  # noqa: C901 - one problem per claim of t
     if (cert.get("sign"), bool(cert.get("loops")), cert.get("hubs")) != (sign, loops, g):
         raise Reject("Theorem F221: the sign, the offset 0 or the hub count is not the heads'")
     n_symbol = sympy.Symbol("n", integer=True, positive=True)
-    symbols = {**dict(ctx.symbols), "n": n_symbol}
-    names = frozenset({"n", str(spec.tokens)})  # the length's names in an order; a param's name is not one
+    symbols = dict(ctx.symbols) if isinstance(spec.tokens, str) else {**dict(ctx.symbols), "n": n_symbol}
+    # the length's name in an order: the file's symbolic `tokens` (an order in another name, n beside `tokens m`, is
+    # about a length the file does not have), the theorems' n at an integer length; a param's name is never one
+    names = frozenset({spec.tokens if isinstance(spec.tokens, str) else "n"})
     table = classes(g, n_symbol)
     stated = {int(c["residue"]): (int(c["from"]), _stated(c["order"], symbols, n_symbol, names))
               for c in cert.get("classes") or []}
