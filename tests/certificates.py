@@ -1,8 +1,16 @@
-"""Certificates of catalog files, derived once per test session (shared by the verifier tests)."""
+"""Certificates of catalog files, derived once per test session (shared by the verifier tests).
+
+Under pytest-xdist the workers of one run share them too: the first worker that builds a catalog file's certificate
+writes its text to the run's temporary directory (tests/conftest.py names it), keyed by the file's text and the hash
+of uapcheck's source, and the others read it there instead of deriving the file again (a whole-catalog derivation
+costs about 85 s of CPU). A reader gets the text: every caller parses its own copy."""
 from __future__ import annotations
 
+import contextlib
+import hashlib
 import json
-from functools import lru_cache
+import os
+from functools import cache, lru_cache
 from pathlib import Path
 
 import uapcheck
@@ -13,9 +21,46 @@ from catalog_results import catalog_result, catalog_text
 REPO = Path(__file__).resolve().parents[1]
 
 
+#: The directory the xdist workers of this run share certificates through (None: not shared, one process).
+SHARED: dict[str, Path | None] = {"dir": None}
+
+
+@cache
+def _code_hash() -> str:
+    """SHA-256 of every file of the uapcheck package (its path and bytes): a certificate is shared between processes
+    that run the same code only."""
+    root = Path(uapcheck.__file__).resolve().parent
+    h = hashlib.sha256()
+    for path in sorted(p for p in root.rglob("*") if p.is_file() and "__pycache__" not in p.parts):
+        name = path.relative_to(root).as_posix().encode("utf-8", "surrogateescape")
+        data = path.read_bytes()
+        h.update(len(name).to_bytes(8, "little") + name + len(data).to_bytes(8, "little") + data)
+    return h.hexdigest()
+
+
+def _shared_path(name: str) -> Path | None:
+    directory = SHARED["dir"]
+    if directory is None:
+        return None
+    key = hashlib.sha256((_code_hash() + "\0" + catalog_text(name)).encode("utf-8")).hexdigest()[:32]
+    return directory / f"{name}.{key}.json"
+
+
 @lru_cache(maxsize=None)
 def certificate_text(name: str) -> str:
-    return json.dumps(certfile.build(catalog_result(name), catalog_text(name)))
+    path = _shared_path(name)
+    if path is not None and path.is_file():
+        return path.read_text("utf-8")
+    text = json.dumps(certfile.build(catalog_result(name), catalog_text(name)))
+    if path is not None:  # written whole under another name, then renamed: a reader never sees a part
+        part = path.with_name(f"{path.name}.{os.getpid()}.part")
+        try:
+            part.write_text(text, "utf-8")
+            os.replace(part, path)
+        except OSError:  # a full or read-only disk: this worker keeps its own copy, the others derive theirs
+            with contextlib.suppress(OSError):
+                part.unlink(missing_ok=True)
+    return text
 
 
 def certificate(name: str) -> dict:

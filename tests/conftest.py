@@ -87,6 +87,22 @@ def _warm_cache_files(tmp_path_factory):
     return sorted(p for p in directory.iterdir() if p.is_file())
 
 
+@pytest.fixture(scope="session", autouse=True)
+def _certificates_shared_between_workers(tmp_path_factory):
+    """Under pytest-xdist, the catalog's certificates (tests/certificates.py) are built once per run, not once per
+    worker: the workers share them through a directory of the run's temporary base (each worker's base is a folder
+    of it), keyed by each file's text and uapcheck's source."""
+    if not os.environ.get("PYTEST_XDIST_WORKER"):
+        yield
+        return
+    import certificates
+    directory = tmp_path_factory.getbasetemp().parent / "catalog-certificates"
+    directory.mkdir(exist_ok=True)
+    certificates.SHARED["dir"] = directory
+    yield
+    certificates.SHARED["dir"] = None
+
+
 @pytest.fixture(autouse=True)
 def private_cache_dir(monkeypatch, tmp_path_factory, _warm_cache_files):
     """Every test, and every uapcheck it starts, uses a cache directory of its own (UAPCHECK_CACHE_DIR):
