@@ -35,6 +35,7 @@ by residue. Nothing here reads user text.
 from __future__ import annotations
 
 from math import factorial
+from typing import Optional
 
 import sympy
 from sympy import Integer
@@ -591,6 +592,20 @@ def cyclic_dense_stride_low(w: int, s: int) -> int:
     """F205's range: n ≥ max(s(3w + 2), 20w) (the classes told apart by common neighbours as in F201, and enough of
     the deep interior {3w + 1, …, n − 3w} mapped into itself for two of its positions s − 1 to 2w − 1 apart)."""
     return max(s * (3 * w + 2), 20 * w)
+
+
+def cyclic_dense_stride_params(pattern) -> Optional[tuple[int, int]]:
+    """(w, s) when ``pattern`` is `window(w) cyclic + strided(s)` (its parts in either order) with integers
+    2 ≤ s ≤ w, Theorem F205's family; None otherwise."""
+    from .. import spec as S
+    if not isinstance(pattern, S.PatternUnion) or len(pattern.parts) != 2:
+        return None
+    windows = [p.w for p in pattern.parts if isinstance(p, S.Window) and p.cyclic]
+    strides = [p.s for p in pattern.parts if isinstance(p, S.Strided)]
+    if len(windows) != 1 or len(strides) != 1 or not _ints(windows[0], strides[0]):
+        return None
+    w, s = int(windows[0]), int(strides[0])
+    return (w, s) if 2 <= s <= w else None
 
 
 def cyclic_dense_stride_twins(w: int, s: int) -> bool:

@@ -773,8 +773,37 @@ def _layer_count(spec: S.Spec, graphs, diameter: int, grp, fixed_heads: frozense
     return count
 
 
+def _above_top_count(spec: S.Spec, graphs, diameter: int, grp) -> Optional[LayerCount]:
+    """The count at a length above small_lengths.TOP below a range (small_lengths.above_top: Theorem F205's family,
+    D = 2): a family theorem's least count at this n (Theorem F224's witness), else a swap witness or Theorem F111's
+    far-adjacency table where one answers (`_quick_count`, no canonical forms), None where G is transitive (the
+    rooted views read one root), else D + 1 layers, sufficient by the view argument (§11.2), the rooted views not run
+    over the many root orbits of a length that large."""
+    from ..groups import orbits
+    family = _family_count(spec, diameter)
+    if family is not None:
+        return family
+    n = spec.tokens
+    gens = getattr(grp, "generators", ()) or ()
+    if not (isinstance(n, int) and gens and all(isinstance(g, tuple) and len(g) == n for g in gens)):
+        return LayerCount(diameter + 1, False, "view argument: D + 1 layers suffice (§11.2)")
+    quick = _quick_count(graphs, diameter, gens, None, None)
+    if quick is not None:
+        return quick
+    if len(set(orbits(n, gens))) == 1:
+        return None
+    return LayerCount(diameter + 1, False, f"view argument: D + 1 = {diameter + 1} layers suffice (§11.2); whether D "
+                      "suffice is not decided at this length, above the lengths whose rooted views are read one by "
+                      "one below the range (docs/theory.md §11.11, Theorem F205's range)")
+
+
 def _layer_count_by_views(spec: S.Spec, graphs, diameter: int, grp, fixed_heads: frozenset,
                           ecc_bound=None) -> LayerCount:
+    from .small_lengths import ABOVE_TOP
+    if ABOVE_TOP.get():
+        stated = _above_top_count(spec, graphs, diameter, grp)
+        if stated is not None:
+            return stated
     family = _proven_family(spec)
     if not family and sum(g.num_arcs for g in graphs) > FAMILY_FIRST_ARCS:
         theorem = _family_count(spec, diameter)

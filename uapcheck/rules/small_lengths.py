@@ -49,6 +49,11 @@ ENABLED: contextvars.ContextVar[bool] = contextvars.ContextVar("lengths below th
 #: verdict, the count, whether it is least; `decide`), never printed, so the rooted-view test there answers
 #: without the per-orbit digests of its evidence (graphs/views.py, `certificate=False`: the same answer).
 FACTS_ONLY: contextvars.ContextVar[bool] = contextvars.ContextVar("a length below the range", default=False)
+#: True while a length above TOP is derived (`above_top`): there the count is a family theorem's where it states the
+#: least one at that n, the rooted views' where G is transitive (one root to read), and otherwise D + 1, sufficient
+#: (rules/pattern.py, `_above_top_count`): the rooted views are not run over the many root orbits of a length that
+#: large.
+ABOVE_TOP: contextvars.ContextVar[bool] = contextvars.ContextVar("a length above TOP", default=False)
 
 
 @dataclass(frozen=True)
@@ -244,6 +249,23 @@ class LengthsWork:
         return self.stopped
 
 
+def above_top(spec: S.Spec) -> Optional[int]:
+    """The first length from which the lengths above TOP below the range are still derived, or None (they are stated
+    as not decided): Theorem F205's range max(s(3w + 2), 20w) for one unbiased head `window(w) cyclic + strided(s)`,
+    2 ≤ s ≤ w, without a layer budget or a positional encoding (docs/theory.md §11.11): the group there is F205's, D = 2
+    (Theorem F197), so each length costs one graph, its group and its diameter, and the count is F224's (3, least) on
+    its classes, the rooted views' when s | n (G = D_n, one root) and D + 1 = 3, sufficient, on the others. Up to
+    F226's N₁ (`window(5) cyclic + strided(3)`: 216), from which F226 states the range itself."""
+    from ..graphs.symbolic_unions import cyclic_dense_stride_low, cyclic_dense_stride_params
+    if len(spec.heads) != 1 or spec.layers is not None or spec.positional != "none" or spec.target != "equivariant":
+        return None
+    head = spec.heads[0]
+    found = cyclic_dense_stride_params(head.pattern)
+    if found is None or head.bias or head.position is not None:
+        return None
+    return cyclic_dense_stride_low(*found)
+
+
 def decide(spec: S.Spec, lengths: list[int]) -> tuple[tuple[LengthVerdict, Optional[proof.Step]], ...]:
     """(the verdict at each length, the root step of its derivation or None), by the derivation at that n."""
     from ..budget import FileBudgetExceeded, share
@@ -251,8 +273,9 @@ def decide(spec: S.Spec, lengths: list[int]) -> tuple[tuple[LengthVerdict, Optio
     from ..errors import UapError
     out: list = []
     work = LengthsWork(spec)
+    stated_from = above_top(spec) if any(v > TOP for v in lengths) else None
     for value in lengths:
-        if value > TOP:
+        if value > TOP and (stated_from is None or value < stated_from):
             out.append((LengthVerdict(value, None, why=f"above n = {TOP}"), None))
             continue
         at = {p.name: max(p.lower or 1, 1) for p in spec.params if p.constraint == "integer"}  # a count's least value
@@ -266,10 +289,11 @@ def decide(spec: S.Spec, lengths: list[int]) -> tuple[tuple[LengthVerdict, Optio
             out.append((LengthVerdict(value, None, why=stopped), None))
             continue
         try:
-            token = FACTS_ONLY.set(True)
+            token, above = FACTS_ONLY.set(True), ABOVE_TOP.set(value > TOP)
             try:
                 result = check_spec(_concrete(spec, value), share(EACH_SECONDS))
             finally:
+                ABOVE_TOP.reset(above)
                 FACTS_ONLY.reset(token)
         except UapError as exc:
             out.append((LengthVerdict(value, None, allowed=False, why=exc.message), None))

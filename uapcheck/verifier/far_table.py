@@ -45,12 +45,13 @@ def _layers(near: list[frozenset], n: int, root: int) -> list[int]:
 
 
 def _swap_is_witness(near: list[frozenset], n: int, dist: list[int], d: int, x: int, y: int) -> bool:
+    """(x y) moves some arc and keeps N[v] for every v within d − 1 of the root. Only a position of N[x] ∪ N[y] can
+    have its closed neighbourhood changed (any other v has neither x nor y in N[v], and is fixed), so only those are
+    read: the same answer as reading every position."""
     def image(v: int) -> int:
         return y if v == x else x if v == y else v
-    moves_an_arc = any(frozenset(image(u) for u in near[v]) != near[image(v)] for v in range(1, n + 1))
-    keeps_ball = all(frozenset(image(u) for u in near[v]) == near[image(v)]
-                     for v in range(1, n + 1) if 0 <= dist[v] <= d - 1)
-    return moves_an_arc and keeps_ball
+    changed = [v for v in near[x] | near[y] if frozenset(image(u) for u in near[v]) != near[image(v)]]
+    return bool(changed) and all(not 0 <= dist[v] <= d - 1 for v in changed)
 
 
 def _swap_at(near: list[frozenset], n: int, dist: list[int], d: int, far: list[int], ball: set) -> bool:
@@ -62,16 +63,34 @@ def _swap_at(near: list[frozenset], n: int, dist: list[int], d: int, far: list[i
                for group in by_ball.values() for k, x in enumerate(group) for y in group[k + 1:])
 
 
-def _table_agrees(near: list[frozenset], dist: list[int], d: int, far: list[int], ball: set, table: dict) -> bool:
-    """The root's entries of Theorem F111's table agree with `table` (entries added as they come)."""
-    colour = {z: (dist[z],) + tuple(sum(1 for u in near[z] if dist[u] == k) for k in range(d + 1)) for z in ball}
+def _bits(near: list[frozenset]) -> list[int]:
+    """Each closed neighbourhood as a bit set (bit v for position v)."""
+    return [sum(1 << u for u in s) for s in near]
+
+
+def _table_agrees(near: list[frozenset], dist: list[int], d: int, far: list[int], ball: set, table: dict,
+                  bits: Optional[list[int]] = None) -> bool:
+    """The root's entries of Theorem F111's table agree with `table` (entries added as they come). The counts are
+    read on bit sets (`bits`: `_bits(near)`, made once per length): a count of positions of a set at a distance is
+    the population of the set's bits and the distance layer's."""
+    if bits is None:
+        bits = _bits(near)
+    layer = [0] * (d + 1)
+    for z in range(1, len(dist)):
+        if 0 <= dist[z] <= d:
+            layer[dist[z]] |= 1 << z
+    in_ball = sum(1 << z for z in ball)
+    colour = {z: (dist[z],) + tuple((bits[z] & layer[k]).bit_count() for k in range(d + 1)) for z in ball}
     counts = {u: tuple(sorted(Counter(colour[z] for z in near[u] & ball).items())) for u in far}
+    inner = layer[1:d]
     for k, u in enumerate(far):
+        mine, cu = bits[u], counts[u]
         for v in far[k + 1:]:
-            common = near[u] & near[v]
-            key = (tuple(sum(1 for z in common if dist[z] == level) for level in range(1, d)),
-                   frozenset((counts[u], counts[v])), counts[u] == counts[v])
-            if table.setdefault(key, v in near[u]) != (v in near[u]):
+            common = mine & bits[v] & in_ball
+            cv = counts[v]
+            key = (tuple((common & level).bit_count() for level in inner), frozenset((cu, cv)), cu == cv)
+            adjacent = bool(mine >> v & 1)
+            if table.setdefault(key, adjacent) != adjacent:
                 return False
     return True
 
@@ -86,6 +105,7 @@ def decide(heads: Sequence[frozenset], n: int, d: int, representatives: Sequence
         return None
     table: dict = {}
     consistent = True
+    bits = _bits(near)
     for root in representatives:
         dist = _layers(near, n, root)
         if min(dist[1:]) < 0 or max(dist[1:]) > d:
@@ -96,5 +116,5 @@ def decide(heads: Sequence[frozenset], n: int, d: int, representatives: Sequence
         ball = {v for v in range(1, n + 1) if dist[v] < d}
         if _swap_at(near, n, dist, d, far, ball):
             return "witness"
-        consistent = consistent and _table_agrees(near, dist, d, far, ball, table)
+        consistent = consistent and _table_agrees(near, dist, d, far, ball, table, bits)
     return "enough" if consistent else None
