@@ -23,8 +23,27 @@ from uapcheck.parse import parse_source
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "scripts"))
 import sweep_patterns as SP  # noqa: E402
 
-from sample_sizes import NIGHTLY  # tests/ is on sys.path: UAPCHECK_NIGHTLY=1
+from sample_sizes import NIGHTLY, lengths  # tests/ is on sys.path: UAPCHECK_NIGHTLY=1
 NMAX = 60 if NIGHTLY else 44
+#: The lengths of the sweep: every n up to NMAX with UAPCHECK_NIGHTLY=1; in the normal run every n up to 30 (each class
+#: of n mod b for the blocks of the shapes at least once) and the sweep's end, NMAX, and past 30 the first and the last
+#: length of each run of lengths where the search states D + 1 layers or a disconnection (the reference's rooted views
+#: cost about n³: the lengths from 31 to 43 were two thirds of the file's time; the nightly run reads every length).
+LENGTHS = lengths(2, NMAX, 30)
+
+
+def _decided(head) -> list:
+    """(n, the quotient's search answer) at the lengths the sweep reads, where the search decides."""
+    found = {}
+    for n in range(2, NMAX + 1):
+        q = _quotient(head, n)
+        if q is not None and (answer := V.decide(q)) is not None:
+            found[n] = (q, answer)
+
+    def more(n: int) -> bool:  # D + 1 layers or a disconnection stated at n
+        return n in found and (found[n][1].pair is not None or found[n][1].layers > found[n][1].diameter)
+    return [(n, *found[n]) for n in sorted(found)
+            if n in LENGTHS or (more(n) and not (more(n - 1) and more(n + 1)))]
 
 SHAPES = [
     (("blocks", 9), ("strided", 7)), (("blocks", 15), ("strided", 7)), (("blocks", 20), ("strided", 5)),
@@ -76,13 +95,7 @@ def _reference(head, n: int) -> dict:
 @pytest.mark.parametrize("head", ALL, ids=[SP.head_text(h) for h in ALL])
 def test_the_cut_search_against_the_reference_at_every_n(head):
     decided = 0
-    for n in range(2, NMAX + 1):
-        q = _quotient(head, n)
-        if q is None:
-            continue
-        found = V.decide(q)
-        if found is None:
-            continue
+    for n, q, found in _decided(head):
         ref = _reference(head, n)
         order = found.exchanges * math.prod(math.factorial(c) for c in q.sizes)
         assert order == ref["order"], (SP.head_text(head), n, order, ref["order"])
