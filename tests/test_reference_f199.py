@@ -22,7 +22,7 @@ from graphs.brute_views import neighbourhoods
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "scripts"))
 import sweep_patterns as SP  # noqa: E402
 
-from sample_sizes import NIGHTLY  # tests/ is on sys.path: UAPCHECK_NIGHTLY=1
+from sample_sizes import NIGHTLY, lengths  # tests/ is on sys.path: UAPCHECK_NIGHTLY=1
 NMAX = 72 if NIGHTLY else 60
 
 
@@ -134,7 +134,8 @@ S_VALUES = [4, 6, 8]
 def test_the_count_at_every_length_from_7s(s):
     """D = M = s/2 + 1 and no view witness at D, at every n from 7s (every class, F185's included)."""
     head = (("window", 1), ("strided", s))
-    for n in range(7 * s, max(NMAX, 7 * s + s) + 1):
+    # every n with UAPCHECK_NIGHTLY=1; else a whole period of n mod s from 7s (every class) and the sweep's end
+    for n in lengths(7 * s, max(NMAX, 7 * s + s), 7 * s + s):
         ref = _reference((head,), n)
         assert ref["verdict"] == "UAP" and ref["diameter"] == s // 2 + 1, (s, n, ref.get("diameter"))
         assert ref["layers"] == s // 2 + 1, (s, n, ref["layers"])
@@ -152,6 +153,13 @@ def test_the_premise_y_at_every_root_on_f185s_classes(s):
             assert premise_holds(arcs, n, h + 1, 4), (s, n)
 
 
+def _union_lengths(heads) -> list:
+    """Every n up to NMAX with UAPCHECK_NIGHTLY=1; in the normal run every n up to two whole periods of n mod s past 7s
+    (each union's by-class range starts at 7s, s its stride: n ≥ 28 for s = 4, n ≥ 42 for s = 6) and NMAX itself."""
+    s = next(t[1] for h in heads for t in h if t[0] == "strided")
+    return lengths(5, NMAX, 9 * s)
+
+
 UNIONS = [
     [(("strided", 4),), (("window", 1),)],
     [(("strided", 6),), (("window", 1),)],
@@ -165,7 +173,7 @@ def test_the_named_unions_against_the_reference_and_their_statement(heads):
     text = " | ".join(SP.head_text(h) for h in heads)
     result = SP.engine(SP.file_text(heads, "n"))
     assert result is not None, text
-    for n in range(5, NMAX + 1):
+    for n in _union_lengths(heads):
         claim = SP.claims_at(result, n)
         if claim is None:
             continue
@@ -184,7 +192,8 @@ def test_the_one_head_statement_at_every_length(s):
     head = (("window", 1), ("strided", s))
     result = SP.engine(SP.file_text([head], "n"))
     assert result is not None
-    for n in range(5, NMAX + 1):
+    # every n with UAPCHECK_NIGHTLY=1; else every n up to a whole period of n mod s past 7s, and the sweep's end
+    for n in lengths(5, NMAX, 8 * s):
         claim = SP.claims_at(result, n)
         if claim is None:
             continue
