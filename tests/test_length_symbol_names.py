@@ -221,3 +221,15 @@ def test_the_verifier_refuses_a_certificate_in_another_symbol_than_the_files():
                 inner["classes"] = _rename_symbols(inner["classes"], "m", "n")
     assert forged != cert
     assert _verify_sym_aut(forged) == verifier.REJECTED
+
+
+def test_the_reflections_formula_names_the_files_length():
+    """The reflection's formula is the printers' own (i ↦ n + 1 − i): the view sets it in the file's name wherever a
+    group's formula is set (a step's typed group, the headline), and leaves the group's name, `reflection`."""
+    from uapcheck.groups import GroupInfo
+    from uapcheck.render.math import group
+    from uapcheck.render.spoken import speak_value
+    info = speak_value(GroupInfo("reflection", 2, ()), "m")
+    assert info.name == "reflection" and group(info) == [r"G = \{\mathrm{id},\ i \mapsto m + 1 - i\}",
+                                                        r"\lvert G \rvert = 2"]
+    assert group(GroupInfo("reflection", 2, ())) == [r"G = \{\mathrm{id},\ i \mapsto n + 1 - i\}", r"\lvert G \rvert = 2"]

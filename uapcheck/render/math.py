@@ -102,8 +102,8 @@ def group(info) -> list[str]:
     """G = S_n, |G| = n! (the order when it is a number or an expression, never text)."""
     out = []
     name = group_name(info.name) if info.name else None
-    if name is None and getattr(info, "structure", None) is not None:
-        name = info.structure.latex
+    if (name is None or info.name == "reflection") and getattr(info, "structure", None) is not None:
+        name = info.structure.latex  # a structure, or the reflection written in the file's length (render/spoken.py)
     if name is not None:
         out.append("G = " + name)
     order = info.order

@@ -72,14 +72,30 @@ class _Structure:
         return speak_value(self._inner.to_json(), self._name)
 
 
+class _Reflection:
+    """The reflection's formula (render/math.group_name) in the file's name, as a group's structure: the printers set
+    it where they set a group's formula."""
+
+    text = "reflection"
+
+    def __init__(self, name: str) -> None:
+        from .math import group_name
+        self.latex = speak_text(group_name("reflection"), name)
+
+
 def _speak_dataclass(value: Any, name: str) -> Any:
     """A record of the printed data (a claim part, a group, a class, a length's verdict) with its fields spoken."""
+    if type(value).__name__ == "GroupInfo" and value.name == "reflection" and value.structure is None:
+        value = dataclasses.replace(value, structure=_Reflection(name))
     changes = {}
     for f in dataclasses.fields(value):
         if not f.init:
             continue
         old = getattr(value, f.name)
-        new = _Structure(old, name) if f.name == "structure" and old is not None else speak_value(old, name)
+        if f.name == "structure":
+            new = old if old is None or isinstance(old, _Reflection) else _Structure(old, name)
+        else:
+            new = speak_value(old, name)
         if new is not old:
             changes[f.name] = new
     return dataclasses.replace(value, **changes) if changes else value
