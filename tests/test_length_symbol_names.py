@@ -39,7 +39,7 @@ FAMILIES = {
 EXTRA = {"per-layer": "target causal\n"}  # per-layer patterns at a symbolic length: interval heads, causal target
 
 #: the word n (also as a subscript, in braces): this test's own reading, not the printers'
-WORD_N = re.compile(r"(?<![A-Za-z0-9\\'])n(?![A-Za-z0-9'])")
+WORD_N = re.compile(r"(?<![A-Za-z0-9\\])n(?![A-Za-z0-9])")
 
 
 def _source(family: str, symbol: str) -> str:
@@ -233,3 +233,15 @@ def test_the_reflections_formula_names_the_files_length():
     assert info.name == "reflection" and group(info) == [r"G = \{\mathrm{id},\ i \mapsto m + 1 - i\}",
                                                         r"\lvert G \rvert = 2"]
     assert group(GroupInfo("reflection", 2, ())) == [r"G = \{\mathrm{id},\ i \mapsto n + 1 - i\}", r"\lvert G \rvert = 2"]
+
+
+@pytest.mark.parametrize("said, meant", [
+    ("S_2 on {1, 2} × S_(n − 2) on {3, …, n}", "S_2 on {1, 2} × S_(L − 2) on {3, …, L}"),
+    ("C_{n/2}: the rotations i ↦ i + 2t (mod n), the odd ones fixed if n even", "C_{L/2}: the rotations i ↦ i + 2t (mod L), the odd ones fixed if L even"),
+    ("when s | n; n mod 4 = 1; (n − 1)! · x_n", "when s | L; L mod 4 = 1; (L − 1)! · x_L"),
+    ("one token in an n-layer network, \\nu, n's class", "one token in an L-layer network, \\nu, L's class"),
+])
+def test_the_slot_is_the_word_n(said, meant):
+    """The whole word n is the length (a subscript, in braces, beside an operator), never a letter of a word."""
+    from uapcheck.render.spoken import speak_text
+    assert speak_text(said, "L") == meant

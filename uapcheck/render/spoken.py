@@ -25,7 +25,7 @@ from typing import Any, Iterator
 import sympy
 
 #: the length slot: the word n (a subscript `_n` and `{n` count as word starts; `\n…` is a LaTeX command)
-_SLOT = re.compile(r"(?<![A-Za-z0-9\\'])n(?![A-Za-z0-9'])")
+_SLOT = re.compile(r"(?<![A-Za-z0-9\\])n(?![A-Za-z0-9])")
 #: the name the engines give the length
 ENGINE_NAME = "n"
 
