@@ -1,7 +1,7 @@
 """Theorem F205 (docs/theory.md §11.11, lemma AB): the group of `window(w) cyclic + strided(s)`, 2 ≤ s ≤ w, for
 n ≥ max(s(3w + 2), 20w) is D_n when s | n, S_2 on {1, n} × the reflection of {2, …, n − 1} (order 4) when s | w and
 n mod s = 1 (1 and n are twins), else the reflection i ↦ n + 1 − i. With Theorem F197's D = 2 the pattern gets
-D + 1 = 3 layers; Theorems F224–F226 make the count least by class (for w ≤ 5 from lemma AM's N₁, where the range
+D + 1 = 3 layers; Theorems F224–F226 make the count least by class (for w ≤ 6 from lemma AM's N₁, where the range
 then starts; tests/graphs/test_cyclic_window_dense_stride_least.py checks them).
 
 Checked against the concrete engine and the automorphisms of arcs written from the language's definitions
@@ -37,7 +37,7 @@ def _low(w: int, s: int) -> int:
 
 
 def _start(w: int, s: int) -> int:
-    """The family's range: lemma AM's N₁ where Theorem F226's check decides classes (w ≤ 5), else F205's."""
+    """The family's range: lemma AM's N₁ where Theorem F226's check decides classes (w ≤ 6), else F205's."""
     return L.dense_pump_from(w, s) if L.dense_suffice_classes(w, s) else _low(w, s)
 
 

@@ -96,7 +96,8 @@ def test_lemma_am_range_grows_with_the_window_and_covers_the_group_range():
         assert V.dense_classes(w, s) == L.dense_witness_classes(w, s)
 
 
-@pytest.mark.parametrize("w, s", [(2, 2), (3, 2), (4, 2), (3, 3), (4, 3), (4, 4), (5, 2), (5, 3), (5, 4), (5, 5)])
+@pytest.mark.parametrize("w, s", [(2, 2), (3, 2), (4, 2), (3, 3), (4, 3), (4, 4), (5, 2), (5, 3), (5, 4), (5, 5),
+                                  (6, 2), (6, 3), (6, 4), (6, 5), (6, 6)])
 def test_the_kept_check_is_the_rooted_views_answer(w, s):
     checked = L.dense_check(w, s)
     assert checked == L.DENSE_CHECKED[(w, s)]

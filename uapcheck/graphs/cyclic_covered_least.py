@@ -219,11 +219,12 @@ def dense_base_length(w: int, s: int, e: int) -> int:
 #: Theorem F226's check, run once by ``dense_check`` (the rooted views at the class's length in [N₁, N₁ + s)) and kept
 #: as data, as the engine reads it at every match (rules as data): (w, s) -> the classes where no view witness exists.
 #: tests/graphs/test_cyclic_window_dense_stride_least.py re-runs ``dense_check`` against it; the verifier re-checks
-#: the classes with nauty on its own arcs. Every class outside F224's is here for w ≤ 5; above, 3 layers stay
+#: the classes with nauty on its own arcs. Every class outside F224's is here for w ≤ 6; above, 3 layers stay
 #: sufficient (least on F224's classes).
 DENSE_CHECKED = {
     (2, 2): (0, 1), (3, 2): (0, 1), (3, 3): (0, 1, 2), (4, 2): (0, 1), (4, 3): (0, 1, 2), (4, 4): (0, 1, 3),
     (5, 2): (0, 1), (5, 3): (0, 1, 2), (5, 4): (0,), (5, 5): (0, 1, 3, 4),
+    (6, 2): (0, 1), (6, 3): (0, 1, 2), (6, 4): (0, 2, 3), (6, 5): (0, 4), (6, 6): (0, 1, 4, 5),
 }
 
 

@@ -254,8 +254,8 @@ def _dense_no_witness(w: int, s: int, n: int) -> Optional[str]:
         return f"n = {n}: {exc}"
 
 
-#: the largest w whose classes the verifier re-checks (the engine states F226 for w ≤ 5, its table)
-DENSE_MAX_W = 5
+#: the largest w whose classes the verifier re-checks (the engine states F226 for w ≤ 6, its table)
+DENSE_MAX_W = 6
 
 
 @functools.lru_cache(maxsize=256)
