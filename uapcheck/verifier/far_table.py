@@ -68,31 +68,59 @@ def _bits(near: list[frozenset]) -> list[int]:
     return [sum(1 << u for u in s) for s in near]
 
 
+def _matrix(near: list[frozenset]):
+    """The closed neighbourhoods as a boolean matrix (row v, column u: u ∈ N[v]; row and column 0 unused)."""
+    import numpy as np
+    out = np.zeros((len(near), len(near)), dtype=bool)
+    for v in range(1, len(near)):
+        out[v, list(near[v])] = True
+    return out
+
+
 def _table_agrees(near: list[frozenset], dist: list[int], d: int, far: list[int], ball: set, table: dict,
-                  bits: Optional[list[int]] = None) -> bool:
-    """The root's entries of Theorem F111's table agree with `table` (entries added as they come). The counts are
-    read on bit sets (`bits`: `_bits(near)`, made once per length): a count of positions of a set at a distance is
-    the population of the set's bits and the distance layer's."""
+                  bits: Optional[list[int]] = None, ids: Optional[dict] = None, matrix=None) -> bool:
+    """The root's entries of Theorem F111's table agree with `table` (entries added as they come). An entry's key is
+    (the pair's common neighbours' count at each distance 1, …, d − 1; the unordered pair of their neighbours' counts
+    by colour), the latter as the pair of the counts' numbers in `ids` (one numbering per `decide`, so equal counts
+    get one number: the same keys as the counts themselves). The counts are read on bit sets (`bits`: `_bits(near)`,
+    made once per length) and the pairs' common counts as one matrix product per distance (numpy, exact integers)."""
+    import numpy as np
     if bits is None:
         bits = _bits(near)
+    if ids is None:
+        ids = {}
     layer = [0] * (d + 1)
     for z in range(1, len(dist)):
         if 0 <= dist[z] <= d:
             layer[dist[z]] |= 1 << z
-    in_ball = sum(1 << z for z in ball)
     colour = {z: (dist[z],) + tuple((bits[z] & layer[k]).bit_count() for k in range(d + 1)) for z in ball}
-    counts = {u: tuple(sorted(Counter(colour[z] for z in near[u] & ball).items())) for u in far}
-    inner = layer[1:d]
-    for k, u in enumerate(far):
-        mine, cu = bits[u], counts[u]
-        for v in far[k + 1:]:
-            common = mine & bits[v] & in_ball
-            cv = counts[v]
-            key = (tuple((common & level).bit_count() for level in inner), frozenset((cu, cv)), cu == cv)
-            adjacent = bool(mine >> v & 1)
-            if table.setdefault(key, adjacent) != adjacent:
-                return False
-    return True
+    number = np.array([ids.setdefault(tuple(sorted(Counter(colour[z] for z in near[u] & ball).items())), len(ids))
+                       for u in far], dtype=np.int64)
+    k = len(far)
+    if k < 2:
+        return True
+    upper = np.triu_indices(k, 1)
+    if matrix is None:
+        matrix = _matrix(near)
+    rows = matrix[np.array(far)]
+    distance = np.array(dist)
+    parts = []
+    for level in range(1, d):
+        member = rows[:, distance == level].astype(np.int64)
+        parts.append((member @ member.T)[upper])
+    low = np.minimum(number[upper[0]], number[upper[1]])
+    high = np.maximum(number[upper[0]], number[upper[1]])
+    adj = rows[:, np.array(far)][upper]
+    cols = parts + [low, high]
+    order = np.lexsort(cols[::-1])  # the pairs sorted by key, exactly (no combined code that could overflow)
+    keys = np.stack([c[order] for c in cols])
+    adj = adj[order]
+    same = np.all(keys[:, 1:] == keys[:, :-1], axis=0)  # a pair's key equals the previous pair's
+    if np.any(same & (adj[1:] != adj[:-1])):
+        return False  # two pairs of this root with one key, one adjacent and one not
+    first = np.concatenate(([True], ~same))
+    return all(table.setdefault(tuple(key), a) == a
+               for key, a in zip(keys[:, first].T.tolist(), adj[first].tolist()))
 
 
 def decide(heads: Sequence[frozenset], n: int, d: int, representatives: Sequence[int]) -> Optional[str]:
@@ -106,6 +134,8 @@ def decide(heads: Sequence[frozenset], n: int, d: int, representatives: Sequence
     table: dict = {}
     consistent = True
     bits = _bits(near)
+    ids: dict = {}
+    matrix = _matrix(near)
     for root in representatives:
         dist = _layers(near, n, root)
         if min(dist[1:]) < 0 or max(dist[1:]) > d:
@@ -116,5 +146,5 @@ def decide(heads: Sequence[frozenset], n: int, d: int, representatives: Sequence
         ball = {v for v in range(1, n + 1) if dist[v] < d}
         if _swap_at(near, n, dist, d, far, ball):
             return "witness"
-        consistent = consistent and _table_agrees(near, dist, d, far, ball, table, bits)
+        consistent = consistent and _table_agrees(near, dist, d, far, ball, table, bits, ids, matrix)
     return "enough" if consistent else None
