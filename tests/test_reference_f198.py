@@ -24,8 +24,12 @@ from graphs.brute_views import neighbourhoods
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "scripts"))
 import sweep_patterns as SP  # noqa: E402
 
-from sample_sizes import NIGHTLY  # tests/ is on sys.path: UAPCHECK_NIGHTLY=1
+from sample_sizes import NIGHTLY, lengths  # tests/ is on sys.path: UAPCHECK_NIGHTLY=1
 NMAX = 48 if NIGHTLY else 40
+#: The lengths the examples' statements are read at: every n up to NMAX with UAPCHECK_NIGHTLY=1; in the normal run every
+#: n up to 28 (five whole periods of n mod b at least, for every block size b ≤ 5 of the examples) and NMAX itself
+#: (the reference's rooted views cost about n³: the lengths from 29 to 39 were most of their time).
+LENGTHS = lengths(3, NMAX, 28)
 BRUTE_N = 7
 
 
@@ -183,7 +187,7 @@ def test_the_statement_at_every_length_against_the_reference(heads):
     result = SP.engine(SP.file_text(list(heads), "n"))
     assert result is not None, text
     stated = 0
-    for n in range(3, NMAX + 1):
+    for n in LENGTHS:
         claim = SP.claims_at(result, n)
         if claim is None:
             continue
@@ -206,7 +210,7 @@ def test_the_examples_are_f198_cases_on_the_reference(heads):
     """Each of the theorem's blocks + offsets | window examples has a length up to NMAX where F198's premises and
     (X₁) hold while (X_K) fails at some position (so F124 alone does not decide it), and the reference count is D."""
     hits = 0
-    for n in range(6, NMAX + 1):
+    for n in (n for n in LENGTHS if n >= 6):
         got = premises(heads, n)
         if got is None:
             continue
