@@ -104,3 +104,31 @@ def test_a_decoder_is_pointed_to_its_causal_target_class():
     found = suggestions(spec_of("causal.uap"))
     assert found[0].text.startswith("declare `target causal`")
     assert found[0].result.verdict == "UAP" and found[0].result.layers == 2
+
+
+def test_the_panel_search_gets_the_files_own_budget_whatever_the_worker_checked_before(monkeypatch):
+    # a worker checks its files one after another, so its CPU clock holds the files before this one: the search was
+    # given the budget minus the whole clock, so a file late in a batch had 1 s where it alone had its budget
+    import time
+    from contextlib import contextmanager
+    from types import SimpleNamespace
+
+    from uapcheck import budget, cli
+    given = []
+
+    @contextmanager
+    def record(seconds=None):
+        given.append(seconds)
+        yield
+
+    monkeypatch.setattr(budget, "file_budget", record)
+    monkeypatch.setattr(budget, "file_seconds", 20.0)
+    monkeypatch.setattr("uapcheck.suggest.best", lambda spec: None)
+    result = uapcheck.check("tokens 8\nattention { kernel k(x, y) = exp(x . y); pattern causal }\n", "t.uap")
+    assert result.verdict == "NOT-UAP"
+    given.clear()  # the derivation's own file budget
+    earlier = time.process_time() + 30.0  # as if 30 s of other files ran in this process before the file began
+    monkeypatch.setattr(time, "process_time", lambda: earlier)
+    started = earlier - 2.0  # this file has used 2 s
+    cli._panel_suggestion(result, SimpleNamespace(no_suggest=False), started)
+    assert given == [18.0]

@@ -283,17 +283,19 @@ def _plot(result, path: str) -> tuple[str, int]:
         return f"{printable(path)}: error: cannot write the picture: {exc.strerror or exc}\n", EXIT_INPUT
 
 
-def _panel_suggestion(result, ns):
+def _panel_suggestion(result, ns, started: float = 0.0):
     """The best single edit for a verdict panel that is not UAP (None with --no-suggest, or when none of the
     suggest.PANEL_CANDIDATES edited files is UAP: a count, so the same on every machine). It runs in what is
     left of the file's CPU budget and within its memory limit, the user's resource limits: running out of
-    either is stated in the panel (suggest.SearchStopped), as a file that runs out is reported BUDGET."""
+    either is stated in the panel (suggest.SearchStopped), as a file that runs out is reported BUDGET. `started`: the
+    process's CPU clock when the file began (a worker checks files one after another, so its clock holds the files
+    before this one too)."""
     if result.verdict == "UAP" or ns.no_suggest or result.root.rule == "BUDGET":
         return None
     import time
     from . import budget
     from .suggest import SearchStopped, best
-    left = max(budget.file_seconds - time.process_time(), 1.0)  # a worker's CPU clock starts at its fork
+    left = max(budget.file_seconds - (time.process_time() - started), 1.0)
     try:
         with budget.file_budget(left):
             return best(result.spec)
@@ -570,7 +572,7 @@ def _read_error(path: str, message: str, fmt: str):
     return Outcome("", f"{shown}: error: {message}\n", EXIT_INPUT)
 
 
-def _render(result, ns, console, simulation=None) -> str:
+def _render(result, ns, console, simulation=None, started: float = 0.0) -> str:
     fmt = ns.format
     from .render import jsonout
     if fmt == "json":
@@ -580,7 +582,7 @@ def _render(result, ns, console, simulation=None) -> str:
         return jsonout.dumps(obj) + "\n"
     if fmt == "markdown":
         from .render import markdown
-        return printable_block(markdown.render(result, _panel_suggestion(result, ns))) + "\n"
+        return printable_block(markdown.render(result, _panel_suggestion(result, ns, started))) + "\n"
     if fmt == "latex":
         from .render import latex
         return printable_block(latex.render(result, standalone=ns.standalone)) + "\n"
@@ -588,7 +590,7 @@ def _render(result, ns, console, simulation=None) -> str:
     if isinstance(console, PlainConsole):
         if not ns.short and not ns.full:
             from .render import plain
-            out = plain.report(result, console.width, _panel_suggestion(result, ns))
+            out = plain.report(result, console.width, _panel_suggestion(result, ns, started))
             if out is not None:
                 return out
         console = console.rich()
@@ -600,7 +602,7 @@ def _render(result, ns, console, simulation=None) -> str:
         if ns.short:
             console.print(text.short_line(result.spec.path, result), highlight=False, markup=False, soft_wrap=True)
         else:
-            text.render(result, console, full=ns.full, suggestion=_panel_suggestion(result, ns))
+            text.render(result, console, full=ns.full, suggestion=_panel_suggestion(result, ns, started))
     return cap.get()
 
 
@@ -643,6 +645,8 @@ def _derive_one(item: _Input, ns, console):
     from .worker import Outcome
     if item.error:
         return _read_error(item.path, item.error, ns.format)
+    import time
+    started = time.process_time()  # the file's own CPU budget, also for the panel's suggestion search
     source = ""
     try:
         source = item.data.decode("utf-8", errors="replace")  # for error display even when not UTF-8
@@ -657,7 +661,7 @@ def _derive_one(item: _Input, ns, console):
         result = check_spec(spec, ns.budget)
         simulation = _simulation(item.shown, source, result, ns) if ns.simulate else None
         with stage("printing the report"):
-            out = _render(result, ns, console, simulation[0] if simulation else None)
+            out = _render(result, ns, console, simulation[0] if simulation else None, started)
             if simulation is not None and ns.format != "json" and simulation[0] is not None:
                 out += "\n".join(simulation[0]) + "\n"
         plotted, plot_code = _plot(result, ns.plot) if ns.plot else ("", EXIT_OK)
