@@ -160,7 +160,7 @@ def test_symbolic_causal_window_with_sinks():
 def test_triangular_group_matches_the_token_engine_at_small_n():
     for text in ("causal & window(2) + sinks(1)", "causal", "offsets {-1, -3}"):
         spec = _spec(text, "9")
-        fast = structured._triangular(spec, True)
+        fast = structured.triangular_outcome(spec, True)
         slow = pattern_rules._concrete(spec)
         assert fast.obstruction is not None and slow.obstruction is not None
         if fast.group is not None:

@@ -20,7 +20,7 @@ from ..layer_certificates import (CausalLayerWitness, LayerGenerators, LayerGrou
 from ..show import show_pattern
 from ..claim import claim as claim_of
 from ..groups import GroupInfo
-from .structured import _triangular
+from .structured import triangular_outcome
 from .symmetry import group_undecided
 from .wording import S_N, X_J, group_is, token
 from .wording import SUM_TARGET as SUM_TARGET_CLAIM
@@ -306,7 +306,7 @@ def _closed_form_or_beyond_the_plan(spec: S.Spec, desc: str, undecided):
         fit_sequence(spec)
     except GraphTooLarge as exc:
         # (with `target causal` the causal analysis of §21.5 stands alone, as before: the equivariant cut is not read)
-        return (_alternation_outcome(spec, desc) or (_triangular(spec, True) if spec.target != "causal" else None)
+        return (_alternation_outcome(spec, desc) or (triangular_outcome(spec, True) if spec.target != "causal" else None)
                 or _above_the_limit(spec, desc, str(exc), undecided))
     return None
 

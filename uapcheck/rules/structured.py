@@ -46,7 +46,7 @@ def structured_outcome(spec: S.Spec):
     large = concrete and _estimated_arcs(spec) > TOKEN_GRAPH_ARCS
     if not (large or symbolic_new):
         return None
-    tri = _triangular(spec, concrete)
+    tri = triangular_outcome(spec, concrete)
     if tri is not None:
         return tri
     if symbolic_new:
@@ -76,7 +76,7 @@ def head_layer_patterns(spec: S.Spec) -> list[tuple[int, S.Pattern]]:
             for p in (h.pattern.patterns if isinstance(h.pattern, S.PatternSequence) else (h.pattern,))]
 
 
-def _triangular(spec: S.Spec, concrete: bool):
+def triangular_outcome(spec: S.Spec, concrete: bool):
     """Every arc of every head (of every layer, for per-layer patterns) goes one way: position 1 (or n) is reached
     from itself alone at any depth, so the family is not connected (NOT-UAP for G-equivariant targets); G is trivial
     when one of those patterns also holds the path 1 → 2 → … → n (or its reverse)."""
