@@ -46,16 +46,16 @@ files = sys.argv[1:]
 printed = {"json": 0, "text": 0}
 lines = []
 render = cli._render
-def in_json_and_as_text(result, ns, console, simulation=None):
+def in_json_and_as_text(result, ns, console, *rest):
     # each file derived once, its report printed in JSON and as text with the panel's suggestion search, both inside
     # the CLI's per-file job (two runs of the CLI would derive the whole catalog twice)
     as_json = copy.copy(ns)
     as_json.format = "json"
-    line = render(result, as_json, console, simulation)
+    line = render(result, as_json, console, *rest)
     json.loads(line)
     lines.append(line)
     printed["json"] += 1
-    out = render(result, ns, console, simulation)
+    out = render(result, ns, console, *rest)
     printed[ns.format] = printed.get(ns.format, 0) + 1
     return out
 cli._render = in_json_and_as_text
