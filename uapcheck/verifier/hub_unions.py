@@ -116,23 +116,19 @@ def _hole_group(g: int, jumps: tuple, floor: int):
     """Theorem F62: the circulant of the jumps with the hole {1, …, g}; (range, order, modulus, name test) from the
     verifier's own restatement (uapcheck/verifier/cyclic_hubs.py), or None."""
     from .cyclic_hubs import restated
-    found = restated(jumps, g, floor)
-    if found is None:
-        return None
-    low, symmetric = found
-    if symmetric:
-        return low, lambda n: 2 * sympy.factorial(g), 1, _reflection_name(g)
-
-    def trivial(text):
-        return text == "trivial" if g == 1 else text.startswith(f"S_{g} on {{1, ") and "×" not in text
-    return low, lambda n: sympy.factorial(g), 1, trivial
+    return _hub_group(g, restated(jumps, g, floor))
 
 
 def _mixed_group(g: int, jumps: tuple, floor: int, base: tuple):
     """Theorem F230: (range, order, modulus, name test) from the verifier's own restatement
     (uapcheck/verifier/cyclic_hubs.py), or None."""
     from .cyclic_hubs import restated_mixed
-    found = restated_mixed(jumps[0], jumps[1], g, floor, base)
+    return _hub_group(g, restated_mixed(jumps[0], jumps[1], g, floor, base))
+
+
+def _hub_group(g: int, found):
+    """(range, order, modulus, name test) of a hub theorem's restatement (its range and whether the base is symmetric):
+    S_g × the reflection when it is, else S_g alone (trivial for g = 1); None when the restatement is None."""
     if found is None:
         return None
     low, symmetric = found
