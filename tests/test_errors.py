@@ -137,6 +137,9 @@ CASES = [
     _case("tokens-zero", "tokens 0\n" + SOFTMAX, "0", "at least 1, got 0"),
     _case("tokens-twice", "tokens 4\ntokens 5\n" + SOFTMAX, "tokens", "given twice", nth=2),
     _case("dim-equals-tokens-name", "tokens m\ndim m\n" + SOFTMAX, "dim", "cannot be the same name"),
+    # a named length is printed in the place of n: `tokens i` read "i ↦ i + 1 − i", `tokens G` "G = D_G"
+    _case("tokens-named-as-a-position", "tokens i\n" + SOFTMAX, "tokens", "the name the derivations give a position"),
+    _case("tokens-named-as-the-group", "tokens G\n" + SOFTMAX, "tokens", "the name the derivations give the group"),
     # a param named as the length or the dimension by default, or n beside a length of another name (the derivations
     # name the length n: `tokens L` with `param n` read the param as the length, and ended in an internal error)
     _case("param-n-beside-tokens-L",

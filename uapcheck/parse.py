@@ -327,6 +327,12 @@ def _loc(where: Any) -> spec.Loc:
     return spec.Loc(line, col, end_line, end_col)
 
 
+#: Names the derivations' statements use for other things: a length named so would be printed beside them (`tokens i`
+#: read "i ↦ i + 1 − i", `tokens G` "G = D_G"). (m, the layer count's letter, is open: files and tests use `tokens m`.)
+WORDS_OF_THE_DERIVATIONS = {"i": "a position", "j": "a position", "k": "the kernel", "t": "the scale of the key "
+                            "(k(x, t z))", "x": "a token or query", "y": "a key", "z": "the key direction",
+                            "D": "the diameter", "G": "the group", "X": "a sample"}
+
 def _err(where: Any, message: str) -> UapError:
     """An error at a token, a rule's meta, a located value of this module or a spec.Loc."""
     if isinstance(where, _Int):
@@ -1834,6 +1840,11 @@ class _File:
             where = self.single.get("dim") or self.single["tokens"]
             extra = "" if "dim" in self.single else " (the token dimension is called d unless a `dim` line names it)"
             raise _err(where.meta, f"`dim` and `tokens` cannot be the same name{extra}")
+        if isinstance(tokens, str) and tokens in WORDS_OF_THE_DERIVATIONS:
+            # a named length is printed in the place of n in every statement (render/spoken.py), beside these words
+            raise _err(self.single["tokens"].meta, f"`tokens {tokens}`: {tokens} is the name the derivations give "
+                                                   f"{WORDS_OF_THE_DERIVATIONS[tokens]}; name the length otherwise "
+                                                   "(n, N, L, T, …)")
         if dim == "n":  # the derivations name the length n (and print a named length in its place): n is not d
             raise _err(self.single["dim"].meta, f"`dim n`: n is the name the derivations give the sequence length "
                                                 f"(`{tokens}` here); give the dimension another name")
