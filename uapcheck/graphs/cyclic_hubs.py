@@ -136,9 +136,6 @@ def onset(jumps: tuple[int, ...], g: int, symmetric: bool, low: int, floor: int)
 def hole_group(g: int, parts: list):
     """F62's group for the base parts: (low, name or "reflection", order as a function of n, generators), the open
     question as a string, or None (not a cyclic base with a hole)."""
-    from sympy import Integer
-    from .closed_forms import _span
-    from .families import _fact, _globals_generators
     from .hub_unions import local_low, reach
     if not cyclic_base(parts, g):
         return None
@@ -157,6 +154,16 @@ def hole_group(g: int, parts: list):
         return ("the group of the positions {g + 1, …, n}: the circulant of the jumps "
                 f"{{{', '.join(map(str, jumps))}}} with the hole {{1, …, g}} — the jumps have a common factor, exceed "
                 "Theorem F28's bound, or have no ball certificate, so Theorem F62 does not apply")
+    return _hub_group(data, g)
+
+
+
+def _hub_group(data, g: int):
+    """(range start, group name, order, generators) of Theorem F62's or F230's data: the reflection beside S_g on the
+    hubs when the base is symmetric (the order and generators then come from the caller's table), else S_g alone."""
+    from sympy import Integer
+    from .closed_forms import _span
+    from .families import _fact, _globals_generators
     if data.symmetric:
         return Integer(data.low), "reflection", None, None
     name = "trivial" if g == 1 else f"S_{g} on {_span(1, g)}"
@@ -255,18 +262,15 @@ def pattern_onset(pattern, want: int, low: int, floor: int) -> int:
 def mixed_group(g: int, parts: list):
     """F230's group for the base parts, as hole_group gives F62's: (low, name or "reflection", order, generators),
     the open question as a string, or None (not a mixed base)."""
-    from sympy import Integer
-    from .closed_forms import _span
-    from .families import _fact, _globals_generators
     from .hub_unions import local_low, reach
     if not mixed_base(parts, g):
         return None
     from .circulant_general import MAX_JUMP
-    if max(reach(kind, args) for kind, args in parts) > MAX_JUMP:
+    r = max(reach(kind, args) for kind, args in parts)
+    if r > MAX_JUMP:
         return (f"the group of the positions {{g + 1, …, n}}: a jump above Theorem F28's bound {MAX_JUMP}, so "
                 "Theorem F230 does not apply")
     cyc, line = mixed_jumps(parts, g)
-    r = max(reach(kind, args) for kind, args in parts)
     key = tuple((kind, tuple(int(a) for a in args)) for kind, args in parts)
     data = mixed_data(cyc, line, g, local_low(g, r, True), key)
     if data is None:
@@ -274,7 +278,4 @@ def mixed_group(g: int, parts: list):
                 f"{{{', '.join(map(str, cyc))}}} with the hole {{1, …, g}} and the non-cyclic jumps "
                 f"{{{', '.join(map(str, line))}}} — the jumps have a common factor, exceed Theorem F28's bound, have "
                 "no ball certificate, or are symmetric only together, so Theorem F230 does not apply")
-    if data.symmetric:
-        return Integer(data.low), "reflection", None, None
-    name = "trivial" if g == 1 else f"S_{g} on {_span(1, g)}"
-    return Integer(data.low), name, lambda n: _fact(Integer(g)), _globals_generators(Integer(g))
+    return _hub_group(data, g)
