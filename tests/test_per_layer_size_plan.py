@@ -114,3 +114,23 @@ def test_beyond_the_plan_layers_looking_both_ways_are_not_called_disconnected():
     # apply and the file stays INCONCLUSIVE beyond the plan, naming the length that fits
     claims = undecided_claims(source(1_048_576, "offsets {0, -1}, offsets {0, 1}"))
     assert claims and all("fit up to n = " in c for c in claims)
+
+
+def _budgeted(n: int, patterns: str, budget: int) -> str:
+    return (f"tokens {n}\nattention {{ kernel k(x, y) = exp(x . y); pattern sequence {{ {patterns} }} }}\n"
+            f"layers {budget}\n")
+
+
+def test_beyond_the_plan_a_budget_cuts_the_layer_patterns_the_group_is_read_from():
+    # `layers 1` cuts `sequence { offsets {0, -2}, causal }` after its first layer: the network is offsets {0, -2}
+    # alone, two chains (odd and even positions) whose exchange is an automorphism at an even n, so G has order 2;
+    # the causal layer past the cut holds the path 1 → 2 → … → n but no arc of the network (it made G "trivial")
+    small = _disconnection(_budgeted(20, "offsets {0, -2}, causal", 1))
+    assert small[:2] == ("NOT-UAP", 2)  # the arc engine, a second way
+    got = result_json(uapcheck.check(_budgeted(1_048_576, "offsets {0, -2}, causal", 1), "t.uap"))
+    rules = {s["rule"] for s in got["steps"]}
+    assert got["verdict"] == "NOT-UAP" and "SYM-AUT" not in rules and "SYM-UNDECIDED" in rules
+    # and a layer past the cut does not keep the network's layers from being read: `sequence { causal, full }` with
+    # `layers 1` is the causal layer alone (the arc engine at n = 20 says the same)
+    assert _disconnection(_budgeted(20, "causal, full", 1)) == ("NOT-UAP", 1, (1, 2))
+    assert _disconnection(_budgeted(1_048_576, "causal, full", 1)) == ("NOT-UAP", 1, (1, 2))

@@ -70,10 +70,16 @@ _has_path = exact_cache()(has_path)
 
 def head_layer_patterns(spec: S.Spec) -> list[tuple[int, S.Pattern]]:
     """(head index, pattern) for each head's pattern, and for a head with a pattern per layer (`periodic`, `sequence`)
-    each of its layer patterns: every arc of the network is an arc of one of them, and G is the intersection of their
-    automorphism groups (docs/theory.md §21)."""
+    each of its layer patterns that the network has: every arc of the network is an arc of one of them, and G is the
+    intersection of their automorphism groups (docs/theory.md §21). A budget `layers M` cuts Φ after M layers, so a
+    head's list gives its first M patterns only (layer ℓ ≤ M uses P_ℓ, or P_((ℓ − 1) mod p) + 1 with ℓ − 1 < M): a
+    pattern past the cut holds no arc of the network and bounds no automorphism of it."""
+    budget = spec.layers if isinstance(spec.layers, int) and not isinstance(spec.layers, bool) else None
+
+    def used(p: S.PatternSequence) -> tuple[S.Pattern, ...]:
+        return p.patterns if budget is None else p.patterns[:budget]
     return [(k, p) for k, h in enumerate(spec.heads)
-            for p in (h.pattern.patterns if isinstance(h.pattern, S.PatternSequence) else (h.pattern,))]
+            for p in (used(h.pattern) if isinstance(h.pattern, S.PatternSequence) else (h.pattern,))]
 
 
 def triangular_outcome(spec: S.Spec, concrete: bool):
