@@ -1031,20 +1031,32 @@ def neighbour_lists(graph: PatternGraph, mode: str) -> list[list[int]]:
     return cache[key]
 
 
-def _lists_from_rows(graph: PatternGraph, mode: str) -> list[list[int]]:
-    """``neighbour_lists`` of a large graph read off its compressed rows (``arc_arrays.graph_csr``: each row
-    ascending, as igraph's lists; a self-loop left out, as igraph's ``mindist=1`` leaves it), without building the
-    igraph graph: the same lists."""
+def rows_without_loops(graph: PatternGraph, mode: str):
+    """(indptr, tails): ``neighbour_lists`` as compressed rows, the lists of position v being
+    ``tails[indptr[v]:indptr[v + 1]]`` (``arc_arrays.graph_csr``'s rows, each ascending as igraph's lists, with a
+    self-loop left out, as igraph's ``mindist=1`` leaves it). Read-only numpy arrays; cached on the graph."""
     import numpy as np
 
     from .arc_arrays import graph_csr
-    indptr, tails = graph_csr(graph, mode)
-    n = graph.n
-    heads = np.repeat(np.arange(n, dtype=np.int64), np.diff(indptr))
-    loops = heads == tails
-    if bool(loops.any()):
-        tails = tails[~loops]
-        indptr = np.concatenate(([0], np.cumsum(np.bincount(heads[~loops], minlength=n)))).astype(np.int64)
+    cache = _derived(graph)
+    key = "csr without loops " + mode
+    if key not in cache:
+        indptr, tails = graph_csr(graph, mode)
+        n = graph.n
+        heads = np.repeat(np.arange(n, dtype=np.int64), np.diff(indptr))
+        loops = heads == tails
+        if bool(loops.any()):
+            tails = tails[~loops]
+            indptr = np.concatenate(([0], np.cumsum(np.bincount(heads[~loops], minlength=n)))).astype(np.int64)
+            tails.flags.writeable = indptr.flags.writeable = False
+        cache[key] = (indptr, tails)
+    return cache[key]
+
+
+def _lists_from_rows(graph: PatternGraph, mode: str) -> list[list[int]]:
+    """``neighbour_lists`` of a large graph read off its compressed rows (`rows_without_loops`), without building the
+    igraph graph: the same lists."""
+    indptr, tails = rows_without_loops(graph, mode)
     flat, bounds = tails.tolist(), indptr.tolist()
     return [flat[a:b] for a, b in zip(bounds, bounds[1:])]
 

@@ -29,14 +29,14 @@ labelling, and it is only a shortcut: the answer "no witness" always comes from 
 from __future__ import annotations
 
 import hashlib
-from itertools import chain, compress, islice, repeat
+from itertools import compress, islice, repeat
 from operator import ne
 from dataclasses import dataclass, field
 from typing import Callable, Iterable, Optional, Sequence
 
 from ..bignum import count_automorphisms
 from ..groups import offset_class, orbits
-from .build import PatternGraph, _decoded_by_numpy, reversed_code_array
+from .build import PatternGraph, _decoded_by_numpy, reversed_code_array, rows_without_loops
 from .. import bliss
 
 @dataclass(frozen=True)
@@ -211,6 +211,7 @@ class Neighbourhoods:
         self._head_sets: list[dict[int, frozenset]] = [{} for _ in distinct]
         self._sorted_codes: dict = {}  # `holds_arcs`' sorted codes of a large head, by head
         union = union_graph(list(dict.fromkeys(distinct)))
+        self.union = union  # the union of the distinct heads: ``outs`` are its out-lists
         self.num_arcs = union.num_arcs
         if len(distinct) == 1 and not self.labelled:
             # one unlabelled head: its lists fetched per position as the search needs them
@@ -781,9 +782,8 @@ class _OutsidePossible:
         n = nb.n
         self.nb = nb
         self.n = n
-        lengths = np.fromiter(map(len, nb.outs), dtype=np.int64, count=n)
-        self.indptr = np.concatenate(([0], np.cumsum(lengths)))
-        self.targets = np.fromiter(chain.from_iterable(nb.outs), dtype=np.int64, count=int(self.indptr[-1]))
+        # nb.outs as compressed rows (the union's out-lists, self excluded, each ascending), not read list by list
+        self.indptr, self.targets = rows_without_loops(nb.union, "out")
         self.outside = ~np.asarray(possible, dtype=bool)
         codes = []
         for g in nb.graphs:  # head h's arcs u → v as v·n + u (u ≠ v), sorted: `Neighbourhoods.arc_codes`
