@@ -140,6 +140,13 @@ CASES = [
     # a named length is printed in the place of n: `tokens i` read "i ↦ i + 1 − i", `tokens G` "G = D_G"
     _case("tokens-named-as-a-position", "tokens i\n" + SOFTMAX, "tokens", "the name the derivations give a position"),
     _case("tokens-named-as-the-group", "tokens G\n" + SOFTMAX, "tokens", "the name the derivations give the group"),
+    # `tokens m` read "the family is m-layer (m = ⌈⌊m/2⌋/2⌉)", `tokens w` "for w ≥ 4w + 2": every letter but n and N
+    _case("tokens-named-as-a-layer-count", "tokens m\n" + SOFTMAX, "tokens",
+          "the name the derivations give a number of layers"),
+    _case("tokens-named-as-a-width", "tokens w\n" + SOFTMAX, "tokens", "the name the derivations give a window's width"),
+    _case("tokens-named-by-another-letter", "tokens q\n" + SOFTMAX, "tokens",
+          "the derivations give single letters other meanings, and the length is printed beside them; name it n, N or "
+          "a longer name"),
     # a param named as the length or the dimension by default, or n beside a length of another name (the derivations
     # name the length n: `tokens L` with `param n` read the param as the length, and ended in an internal error)
     _case("param-n-beside-tokens-L",

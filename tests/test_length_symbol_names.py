@@ -1,12 +1,12 @@
-"""A file that names its symbolic length (`tokens m`) reads every printed statement in that name, and the proof
+"""A file that names its symbolic length (`tokens N`) reads every printed statement in that name, and the proof
 kernel and the verifier refuse a certificate whose length is another symbol than the file's.
 
 The outputs: for several families (a cyclic window, blocks + global, a strided head (NOT-UAP), a star, per-layer
-patterns, two heads decided by residue class, two heads by closed form), the same file with `tokens m` and with
+patterns, two heads decided by residue class, two heads by closed form), the same file with `tokens N` and with
 `tokens n`. Checked a second way, without the printers' substitution (uapcheck/render/spoken.py): the JSON of the
-`tokens n` file, its words n renamed m by this test's own reading of the word n, is the JSON of the `tokens m` file
+`tokens n` file, its words n renamed N by this test's own reading of the word n, is the JSON of the `tokens N` file
 (the same verdict, group, layers, steps, evidence and notes: the derivation does not depend on the name); and no
-output of the `tokens m` file (JSON, text, Markdown, LaTeX) has the word n in it at all (the JSON's field name `n`
+output of the `tokens N` file (JSON, text, Markdown, LaTeX) has the word n in it at all (the JSON's field name `n`
 of a length below the range aside)."""
 from __future__ import annotations
 
@@ -90,9 +90,9 @@ def _words_n(value, where: str = "") -> list:
 
 @pytest.mark.parametrize("family", FAMILIES)
 def test_the_json_speaks_of_m_alone_and_is_the_n_files_renamed(family):
-    got = _json(family, "m")
+    got = _json(family, "N")
     assert not _words_n(got), _words_n(got)[:5]
-    want = _renamed(_json(family, "n"), "m")
+    want = _renamed(_json(family, "n"), "N")
     assert got["verdict"] == want["verdict"] and got["layers"] == want["layers"] and got["group"] == want["group"]
     assert got.get("below_range") == want.get("below_range")
     assert got == want
@@ -100,24 +100,24 @@ def test_the_json_speaks_of_m_alone_and_is_the_n_files_renamed(family):
 
 @pytest.mark.parametrize("family", FAMILIES)
 def test_every_printed_report_speaks_of_m(family):
-    result = _result(family, "m")
+    result = _result(family, "N")
     reports = {"text": plain.report(result, 100), "markdown": markdown.render(result), "latex": latex.render(result)}
     assert reports["text"] is not None
     for kind, text in reports.items():
-        text = text.replace(_source(family, "m"), "")
+        text = text.replace(_source(family, "N"), "")
         hits = [line for line in text.splitlines() if WORD_N.search(line)]
         assert not hits, (kind, hits[:3])
     n_side = _result(family, "n")
-    assert plain.report(result, 100) == WORD_N.sub("m", plain.report(n_side, 100)).replace("tokens m", "tokens m")
+    assert plain.report(result, 100) == WORD_N.sub("N", plain.report(n_side, 100)).replace("tokens N", "tokens N")
 
 
 def test_the_verdict_names_the_length_as_the_file_does():
-    text = plain.report(_result("window cyclic", "m"), 100)
-    assert "UAP · G = D_m · ⌈⌊m/2⌋/2⌉ attention layers (for m ≥ 7); UAP at m = 1…6" in text
-    group = _json("window cyclic", "m")["group"]
-    assert group == {"name": "D_m", "order": "2 · m", "generators": ["(1 2 ... m)", "i ↦ m + 1 − i"],
-                     "condition": "m ≥ 7"}
-    assert [r["group"]["name"] for r in _json("window cyclic", "m")["below_range"]][:2] == ["trivial", "S_m"]
+    text = plain.report(_result("window cyclic", "N"), 100)
+    assert "UAP · G = D_N · ⌈⌊N/2⌋/2⌉ attention layers (for N ≥ 7); UAP at N = 1…6" in text
+    group = _json("window cyclic", "N")["group"]
+    assert group == {"name": "D_N", "order": "2 · N", "generators": ["(1 2 ... N)", "i ↦ N + 1 − i"],
+                     "condition": "N ≥ 7"}
+    assert [r["group"]["name"] for r in _json("window cyclic", "N")["below_range"]][:2] == ["trivial", "S_N"]
 
 
 def test_a_file_of_length_n_or_of_integer_length_is_printed_as_derived():
@@ -128,17 +128,17 @@ def test_a_file_of_length_n_or_of_integer_length_is_printed_as_derived():
 
 
 def test_an_expected_group_in_the_files_name():
-    body = _source("window cyclic", "m")
-    for written in ("D_m", "D_n"):
-        result = uapcheck.check(body + f"expect uap group {written} layers ceil(floor(m / 2) / 2) for m >= 7\n", "f.uap")
-        assert result.expect_holds is True and result.spec.expect.text.startswith("uap group D_m ")
-    wrong = uapcheck.check(body + "expect uap group C_m for m >= 7\n", "f.uap")
-    assert wrong.expect_holds is False and "expected group C_m, derived D_m" in jsonout.result_json(wrong)["expect"]["reason"]
+    body = _source("window cyclic", "N")
+    for written in ("D_N", "D_n"):
+        result = uapcheck.check(body + f"expect uap group {written} layers ceil(floor(N / 2) / 2) for N >= 7\n", "f.uap")
+        assert result.expect_holds is True and result.spec.expect.text.startswith("uap group D_N ")
+    wrong = uapcheck.check(body + "expect uap group C_N for N >= 7\n", "f.uap")
+    assert wrong.expect_holds is False and "expected group C_N, derived D_N" in jsonout.result_json(wrong)["expect"]["reason"]
 
 
 def test_dim_n_is_refused():
     with pytest.raises(UapError, match="`dim n`: n is the name the derivations give the sequence length"):
-        uapcheck.check("tokens m\ndim n\n" + _source("window cyclic", "m").split("\n", 1)[1], "f.uap")
+        uapcheck.check("tokens N\ndim n\n" + _source("window cyclic", "N").split("\n", 1)[1], "f.uap")
 
 
 # -- the kernel and the verifier: the certificate's length is the file's ------------------------------------------
@@ -149,7 +149,7 @@ def _entries(c) -> list:
 
 
 def _certificate(family: str, kind):
-    for step in _result(family, "m").root.walk():
+    for step in _result(family, "N").root.walk():
         for e in _entries(step.certificate):
             if isinstance(e, kind) and getattr(e, "length", None) is None:
                 return e
@@ -158,17 +158,17 @@ def _certificate(family: str, kind):
 
 def test_the_kernel_refuses_a_certificate_in_another_symbol_than_the_files():
     cert = _certificate("ring heads", HeadIntersection)
-    m, w = cert.length_symbol, sympy.Symbol("w", integer=True, positive=True)
-    assert m.name == "m"
-    forged = replace(cert, order=sympy.sympify(cert.order, strict=True).xreplace({m: w}), length_symbol=w)
-    forged.check()  # by itself, a certificate in w is consistent: only the file says the length is m
-    with proof.about_file("m"):
+    N, w = cert.length_symbol, sympy.Symbol("w", integer=True, positive=True)
+    assert N.name == "N"
+    forged = replace(cert, order=sympy.sympify(cert.order, strict=True).xreplace({N: w}), length_symbol=w)
+    forged.check()  # by itself, a certificate in w is consistent: only the file says the length is N
+    with proof.about_file("N"):
         cert.check()
-        with pytest.raises(CertificateRejected, match="names the length w, not the file's m"):
+        with pytest.raises(CertificateRejected, match="names the length w, not the file's N"):
             forged.check()
     with proof.about_file("w"):
         forged.check()
-    with proof.about_file(64), pytest.raises(CertificateRejected, match="names the length m, not the theorems' n"):
+    with proof.about_file(64), pytest.raises(CertificateRejected, match="names the length N, not the theorems' n"):
         cert.check()
 
 
@@ -186,8 +186,8 @@ def test_a_derivation_checks_its_certificates_against_the_file():
 
     pattern._symbols = in_w
     try:
-        with pytest.raises(CertificateRejected, match="not the file's m"):
-            uapcheck.check(_source("ring heads", "m").replace("h0", "renamed"), "g.uap")
+        with pytest.raises(CertificateRejected, match="not the file's N"):
+            uapcheck.check(_source("ring heads", "N").replace("h0", "renamed"), "g.uap")
     finally:
         pattern._symbols = original
 
@@ -207,7 +207,7 @@ def _rename_symbols(tree, old: str, new: str):
 
 
 def test_the_verifier_refuses_a_certificate_in_another_symbol_than_the_files():
-    source = _source("star", "m").replace("pattern star", "pattern offsets {2, 4} cyclic", 1) + \
+    source = _source("star", "N").replace("pattern star", "pattern offsets {2, 4} cyclic", 1) + \
         f"attention h9 {{\n  {KERNEL}\n  pattern star\n}}\n"
     result = uapcheck.check(source, "f.uap")
     assert any(isinstance(e, ParityHubsGroup) for s in result.root.walk() for e in _entries(s.certificate))
@@ -216,9 +216,9 @@ def test_the_verifier_refuses_a_certificate_in_another_symbol_than_the_files():
     forged = json.loads(json.dumps(cert))
     for s in forged["steps"]:
         if s["rule"] == "SYM-AUT":
-            for entry in s["certificate"]["classes"]:  # Theorem F221's classes, their orders in n beside `tokens m`
+            for entry in s["certificate"]["classes"]:  # Theorem F221's classes, their orders in n beside `tokens N`
                 inner = entry["certificate"]
-                inner["classes"] = _rename_symbols(inner["classes"], "m", "n")
+                inner["classes"] = _rename_symbols(inner["classes"], "N", "n")
     assert forged != cert
     assert _verify_sym_aut(forged) == verifier.REJECTED
 
@@ -229,8 +229,8 @@ def test_the_reflections_formula_names_the_files_length():
     from uapcheck.groups import GroupInfo
     from uapcheck.render.math import group
     from uapcheck.render.spoken import speak_value
-    info = speak_value(GroupInfo("reflection", 2, ()), "m")
-    assert info.name == "reflection" and group(info) == [r"G = \{\mathrm{id},\ i \mapsto m + 1 - i\}",
+    info = speak_value(GroupInfo("reflection", 2, ()), "N")
+    assert info.name == "reflection" and group(info) == [r"G = \{\mathrm{id},\ i \mapsto N + 1 - i\}",
                                                         r"\lvert G \rvert = 2"]
     assert group(GroupInfo("reflection", 2, ())) == [r"G = \{\mathrm{id},\ i \mapsto n + 1 - i\}", r"\lvert G \rvert = 2"]
 

@@ -242,7 +242,7 @@ def test_two_strings_on_one_line():
     assert s.cites == ("A 2020",)
 
 
-@pytest.mark.parametrize("src, tokens", [("tokens 64", 64), ("tokens 1", 1), ("tokens m", "m"), ("tokens n", "n")])
+@pytest.mark.parametrize("src, tokens", [("tokens 64", 64), ("tokens 1", 1), ("tokens N", "N"), ("tokens len", "len"), ("tokens n", "n")])
 def test_tokens(src, tokens):
     s = parse(src + "\nattention { kernel k(x, y) = exp(x . y) }\n")
     assert s.tokens == tokens
@@ -322,8 +322,8 @@ def test_positional(src, positional):
 
 def test_layers_budget():
     assert parse("layers 3\nattention { kernel k(x, y) = exp(x . y) }\n").layers == 3
-    s = parse("tokens m\nlayers m\nattention { kernel k(x, y) = exp(x . y) }\n")
-    assert s.layers == "m"  # the symbolic length (never below the diameter); a param's name is an error (test_errors)
+    s = parse("tokens len\nlayers len\nattention { kernel k(x, y) = exp(x . y) }\n")
+    assert s.layers == "len"  # the symbolic length (never below the diameter); a param's name is an error (test_errors)
 
 
 @pytest.mark.parametrize("src, verdict, group, layers, text", [
@@ -350,9 +350,9 @@ def test_expect_layers_expression():
               "attention { kernel k(x, y) = exp(x . y); pattern window(w) }\n"
               "expect uap group reflection layers ceil((n - 1) / w)\n")
     assert s.expect.layers == call("ceil", op("/", op("-", V("n"), N(1)), V("w")))
-    s = parse("tokens m\nparam w integer >= 1\nattention { kernel k(x, y) = exp(x . y) }\n"
-              "expect uap layers max(floor(m / w), 1) + 2 * w\n")
-    assert s.expect.layers == op("+", call("max", call("floor", op("/", V("m"), V("w"))), N(1)),
+    s = parse("tokens N\nparam w integer >= 1\nattention { kernel k(x, y) = exp(x . y) }\n"
+              "expect uap layers max(floor(N / w), 1) + 2 * w\n")
+    assert s.expect.layers == op("+", call("max", call("floor", op("/", V("N"), V("w"))), N(1)),
                                  op("*", N(2), V("w")))
 
 

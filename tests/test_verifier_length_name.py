@@ -1,7 +1,7 @@
-"""A symbolic length named other than n (`tokens m`): the verifier reads a group stated by residue class with its
-conditions in the length's name ("reflection if m mod 4 = 0, else trivial"), where it read "n mod" only and left the
+"""A symbolic length named other than n (`tokens N`): the verifier reads a group stated by residue class with its
+conditions in the length's name ("reflection if N mod 4 = 0, else trivial"), where it read "n mod" only and left the
 step trusted; a name stating the group on another class is still rejected, and a condition in another name is not
-read as the length's. `window(2)` beside `blocks(4)` (catalog/window_blocks_heads_n.uap) with the length named m."""
+read as the length's. `window(2)` beside `blocks(4)` (catalog/window_blocks_heads_n.uap) with the length named N."""
 from __future__ import annotations
 
 import json
@@ -12,7 +12,7 @@ from certificates import certificate_of, rejects
 from uapcheck.verifier import TRUSTED, VERIFIED, verify
 from uapcheck.verifier.by_class import name_states_classes
 
-TEXT = ("tokens m\nattention local {\n  kernel k(x, y) = exp(x . y)\n  pattern window(2)\n}\n"
+TEXT = ("tokens N\nattention local {\n  kernel k(x, y) = exp(x . y)\n  pattern window(2)\n}\n"
         "attention block {\n  kernel k(x, y) = exp(x . y)\n  pattern blocks(4)\n}\n")
 
 
@@ -27,7 +27,7 @@ def _group_step(cert: dict) -> dict:
 
 def test_the_classes_named_in_the_length_s_name_are_verified():
     cert = json.loads(_text())
-    assert _group_step(cert)["data"]["name"] == "reflection if m mod 4 = 0, else trivial"
+    assert _group_step(cert)["data"]["name"] == "reflection if N mod 4 = 0, else trivial"
     report = verify(cert)
     assert report.ok and report.complete, [(s.rule, s.outcome, s.reason) for s in report.steps]
     assert next(s for s in report.steps if s.rule == "SYM-AUT").outcome == VERIFIED
@@ -35,12 +35,12 @@ def test_the_classes_named_in_the_length_s_name_are_verified():
 
 def test_a_name_on_another_class_is_rejected_and_another_name_is_not_read():
     cert = json.loads(_text())
-    _group_step(cert)["data"]["name"] = "reflection if m mod 4 = 1, else trivial"
+    _group_step(cert)["data"]["name"] = "reflection if N mod 4 = 1, else trivial"
     assert rejects(cert, "SYM-AUT")
     stated = {0: ("reflection", 2), 1: ("trivial", 1), 2: ("trivial", 1), 3: ("trivial", 1)}
-    assert name_states_classes("reflection if m mod 4 = 0, else trivial", stated, 4, True, length="m") is None
+    assert name_states_classes("reflection if N mod 4 = 0, else trivial", stated, 4, True, length="N") is None
     for other in ("reflection if n mod 4 = 0, else trivial", "reflection if k mod 4 = 0, else trivial"):
-        assert type(name_states_classes(other, stated, 4, True, length="m")).__name__ == "Trust"
+        assert type(name_states_classes(other, stated, 4, True, length="N")).__name__ == "Trust"
     cert = json.loads(_text())
     _group_step(cert)["data"]["name"] = "reflection if n mod 4 = 0, else trivial"
     report = verify(cert)

@@ -327,11 +327,17 @@ def _loc(where: Any) -> spec.Loc:
     return spec.Loc(line, col, end_line, end_col)
 
 
-#: Names the derivations' statements use for other things: a length named so would be printed beside them (`tokens i`
-#: read "i ↦ i + 1 − i", `tokens G` "G = D_G"). (m, the layer count's letter, is open: files and tests use `tokens m`.)
+#: Single letters the derivations' statements use for other things: a length named so would be printed beside them
+#: (`tokens i` read "i ↦ i + 1 − i", `tokens G` "G = D_G", `tokens m` "the family is m-layer (m = ⌈⌊m/2⌋/2⌉)", `tokens w`
+#: "for w ≥ 4w + 2"). Every single letter but n and N is refused (LENGTH_LETTERS); these name what it would meet.
 WORDS_OF_THE_DERIVATIONS = {"i": "a position", "j": "a position", "k": "the kernel", "t": "the scale of the key "
                             "(k(x, t z))", "x": "a token or query", "y": "a key", "z": "the key direction",
-                            "D": "the diameter", "G": "the group", "X": "a sample"}
+                            "D": "the diameter", "G": "the group", "X": "a sample", "m": "a number of layers",
+                            "w": "a window's width", "s": "a stride", "b": "a block's size", "g": "a number of global "
+                            "positions", "r": "a dilation", "d": "the token dimension", "L": "a period of n",
+                            "T": "the model", "W": "a weight matrix", "S": "a set of offsets"}
+#: the single letters a symbolic length may be named by (longer names are free: `tokens len`)
+LENGTH_LETTERS = ("n", "N")
 
 def _err(where: Any, message: str) -> UapError:
     """An error at a token, a rule's meta, a located value of this module or a spec.Loc."""
@@ -889,7 +895,7 @@ def _check_partition(meta: Meta, what: str, cases: list) -> None:
 
 def _group_text(ref: tuple, tokens: Any = "n") -> str:
     """An expected group as the expectation's text names it: a named group in the file's symbolic length (`D_m`
-    beside `tokens m`, as the reports print it), the others as written."""
+    beside `tokens N`, as the reports print it), the others as written."""
     name = ref[0]
     if isinstance(tokens, str) and name in ("S_n", "C_n", "D_n"):
         name = f"{name[0]}_{tokens}"
@@ -900,7 +906,7 @@ _NUMBERED_GROUPS = ("order", "stabilizer")
 
 
 def _length_group_names(tokens: str) -> dict[str, str]:
-    """The named groups in a symbolic length's own name (`S_m`, `C_m`, `D_m` beside `tokens m`), each to its
+    """The named groups in a symbolic length's own name (`S_N`, `C_N`, `D_N` beside `tokens N`), each to its
     engine name (S_n, C_n, D_n): the reports print them so (uapcheck/render/spoken.py)."""
     return {f"{g}_{tokens}": f"{g}_n" for g in ("S", "C", "D")}
 
@@ -1190,7 +1196,7 @@ class _BuildIR(Transformer_NonRecursive):
             arg = int(str(number.value))
         tokens = self.scope.tokens
         if isinstance(tokens, str) and str(name) in _length_group_names(tokens):
-            name = Token(name.type, _length_group_names(tokens)[str(name)])  # `D_m` beside `tokens m`: D_n
+            name = Token(name.type, _length_group_names(tokens)[str(name)])  # `D_N` beside `tokens N`: D_n
         if str(name) not in GROUP_NAMES:
             raise _err(name, f"unknown group `{name}`; expected one of S_n, C_n, D_n, "
                              "reflection, trivial, order N, stabilizer K")
@@ -1840,11 +1846,14 @@ class _File:
             where = self.single.get("dim") or self.single["tokens"]
             extra = "" if "dim" in self.single else " (the token dimension is called d unless a `dim` line names it)"
             raise _err(where.meta, f"`dim` and `tokens` cannot be the same name{extra}")
-        if isinstance(tokens, str) and tokens in WORDS_OF_THE_DERIVATIONS:
-            # a named length is printed in the place of n in every statement (render/spoken.py), beside these words
-            raise _err(self.single["tokens"].meta, f"`tokens {tokens}`: {tokens} is the name the derivations give "
-                                                   f"{WORDS_OF_THE_DERIVATIONS[tokens]}; name the length otherwise "
-                                                   "(n, N, L, T, …)")
+        if isinstance(tokens, str) and len(tokens) == 1 and tokens not in LENGTH_LETTERS:
+            # a named length is printed in the place of n in every statement (render/spoken.py), beside the
+            # derivations' single-letter variables
+            meaning = WORDS_OF_THE_DERIVATIONS.get(tokens)
+            said = (f"{tokens} is the name the derivations give {meaning}" if meaning else
+                    "the derivations give single letters other meanings")
+            raise _err(self.single["tokens"].meta, f"`tokens {tokens}`: {said}, and the length is printed beside "
+                                                   "them; name it n, N or a longer name (`tokens len`)")
         if dim == "n":  # the derivations name the length n (and print a named length in its place): n is not d
             raise _err(self.single["dim"].meta, f"`dim n`: n is the name the derivations give the sequence length "
                                                 f"(`{tokens}` here); give the dimension another name")

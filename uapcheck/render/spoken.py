@@ -2,7 +2,7 @@
 
 The engines state their results about the length n: group names (S_n, D_n), generators ((1 2 ... n),
 i ↦ n + 1 − i), conditions (n ≥ 7, n mod 4 = 1, s | n), position sets ({3, …, n}), claims, evidence and notes,
-and SymPy formulas in a Symbol named n. A file that names its symbolic length otherwise (`tokens m`) reads
+and SymPy formulas in a Symbol named n. A file that names its symbolic length otherwise (`tokens N`) reads
 them in its own name: `spoken(result)` is a read-only view of a checked result in which the length slot n of
 every printed statement is filled with the file's name. It is the one point where the name is substituted;
 every printer takes the view (it is the result itself when the file's name is n, or its length an integer) and
@@ -133,7 +133,7 @@ def speak_value(value: Any, name: str) -> Any:  # noqa: C901 - one branch per ki
 
 
 def _group_name(part: Any, name: str) -> Any:
-    """A claim's group part in the file's name: S_n as S_m; the reflection, whose formula names the length
+    """A claim's group part in the file's name: S_n as S_N; the reflection, whose formula names the length
     (i ↦ n + 1 − i), as that formula written out in the file's name."""
     from ..claim import Written
     from .math import group_name

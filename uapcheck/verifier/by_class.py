@@ -114,7 +114,7 @@ def check(ctx, s, check_one) -> tuple[str, str]:
 
 @functools.lru_cache(maxsize=16)
 def _condition(length: str) -> re.Pattern:
-    """A class's condition as the name writes it, the length read by its name (`tokens m`: "m mod 4 = 1")."""
+    """A class's condition as the name writes it, the length read by its name (`tokens N`: "N mod 4 = 1")."""
     x = re.escape(length)
     return re.compile(rf"{x} (even|odd)|{x} mod (\d+) = (\d+)|{x} mod (\d+) ∈ \{{(\d+(?:, \d+)*)\}}")
 

@@ -129,7 +129,7 @@ def check(ctx, s) -> tuple[str, str]:  # noqa: C901 - one problem per claim of t
         raise Reject("Theorem F221: the sign, the offset 0 or the hub count is not the heads'")
     n_symbol = sympy.Symbol("n", integer=True, positive=True)
     symbols = dict(ctx.symbols) if isinstance(spec.tokens, str) else {**dict(ctx.symbols), "n": n_symbol}
-    # the length's name in an order: the file's symbolic `tokens` (an order in another name, n beside `tokens m`, is
+    # the length's name in an order: the file's symbolic `tokens` (an order in another name, n beside `tokens N`, is
     # about a length the file does not have), the theorems' n at an integer length; a param's name is never one
     names = frozenset({spec.tokens if isinstance(spec.tokens, str) else "n"})
     table = classes(g, n_symbol)
