@@ -26,11 +26,11 @@ target causal
 """
 
 
-@pytest.mark.parametrize("name", ["n", "N", "L"])
+@pytest.mark.parametrize("name", ["n", "N", "len"])
 def test_lengths_below_the_range_use_the_files_name(name):
     line = headline(uapcheck.check(TWO_PARTS.format(n=name), "t.uap"))
     assert f"(for {name} ≥ 60); UAP at {name} = 1…59" in line
-    others = {"n", "N", "L"} - {name}
+    others = {"n", "N", "len"} - {name}
     assert not any(f"at {o} = " in line or f"for {o} ≥" in line for o in others)
 
 
