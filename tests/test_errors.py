@@ -144,6 +144,9 @@ CASES = [
     _case("tokens-named-as-a-layer-count", "tokens m\n" + SOFTMAX, "tokens",
           "the name the derivations give a number of layers"),
     _case("tokens-named-as-a-width", "tokens w\n" + SOFTMAX, "tokens", "the name the derivations give a window's width"),
+    # `tokens mod` read "mod mod 4 = 1", `tokens max` "max(2, ⌈(max − 1)/200⌉)": the formulas' words are refused too
+    _case("tokens-named-as-a-formula-word", "tokens mod\n" + SOFTMAX, "tokens", "mod is a word of the printed formulas"),
+    _case("tokens-named-as-max", "tokens max\n" + SOFTMAX, "tokens", "max is a word of the printed formulas"),
     _case("tokens-named-by-another-letter", "tokens q\n" + SOFTMAX, "tokens",
           "the derivations give single letters other meanings, and the length is printed beside them; name it n, N or "
           "a longer name"),

@@ -338,6 +338,10 @@ WORDS_OF_THE_DERIVATIONS = {"i": "a position", "j": "a position", "k": "the kern
                             "T": "the model", "W": "a weight matrix", "S": "a set of offsets"}
 #: the single letters a symbolic length may be named by (longer names are free: `tokens len`)
 LENGTH_LETTERS = ("n", "N")
+#: Longer names the printed formulas and conditions use (n mod 4 = 1, max(2, ⌈(n − 1)/200⌉), gcd(n, 2), i ↦ n + 1 − i
+#: (mod n), 3 if n mod 4 ∈ {1, 2}, else 2): `tokens mod` read "mod mod 4 = 1", `tokens max` "max(2, ⌈(max − 1)/200⌉)".
+FORMULA_WORDS = frozenset({"mod", "max", "min", "gcd", "lcm", "ceil", "floor", "ceiling", "if", "else", "in", "and",
+                           "or", "not", "for", "sum", "exp", "log", "id", "Max", "Min", "Abs", "Mod", "sqrt"})
 
 def _err(where: Any, message: str) -> UapError:
     """An error at a token, a rule's meta, a located value of this module or a spec.Loc."""
@@ -1854,6 +1858,10 @@ class _File:
                     "the derivations give single letters other meanings")
             raise _err(self.single["tokens"].meta, f"`tokens {tokens}`: {said}, and the length is printed beside "
                                                    "them; name it n, N or a longer name (`tokens len`)")
+        if isinstance(tokens, str) and tokens in FORMULA_WORDS:
+            raise _err(self.single["tokens"].meta, f"`tokens {tokens}`: {tokens} is a word of the printed formulas and "
+                                                   "conditions (n mod 4 = 1, max(2, …), 3 if …), and the length is "
+                                                   "printed beside it; name it n, N or another longer name (`tokens len`)")
         if dim == "n":  # the derivations name the length n (and print a named length in its place): n is not d
             raise _err(self.single["dim"].meta, f"`dim n`: n is the name the derivations give the sequence length "
                                                 f"(`{tokens}` here); give the dimension another name")
