@@ -13,7 +13,6 @@ copy is rejected; a value with none (BLISS's canonical digests, Lemma P's interm
 from __future__ import annotations
 
 import json
-from dataclasses import replace
 from typing import Any, Callable, Optional
 
 #: descriptive fields of a block, not stated values
@@ -107,7 +106,7 @@ def _any_depth_reach(ctx, i: int) -> set:
     from . import layer_views
     from .rules_layers import _layers
     L = _layers(ctx)
-    mask, _ = layer_views.reach_limit(replace(L, limit=None), i)
+    mask, _ = layer_views.reach_limit(L.with_limit(None), i)
     return {v for v in range(1, L.n + 1) if mask >> v & 1}
 
 

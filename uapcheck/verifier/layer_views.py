@@ -15,7 +15,9 @@ sequence repeats; a plain pattern is used in every layer); N_{ℓ,h}(v) holds v 
 """
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
+from functools import reduce
+from operator import or_
 from typing import Optional, Sequence
 
 from .. import spec as S
@@ -39,6 +41,15 @@ class Layers:
     rows: list  # rows[q][h]: the arcs (j, i) of head h in the layers ℓ ≡ q + 1 (mod period)
     periodic: bool
     limit: Optional[int]  # the number of attention layers (a finite sequence, a budget), None: any
+    #: what the steps of one certificate read again and again, computed once: each row's union in-neighbourhoods
+    #: and the reach vectors (keyed by what they depend on). `with_limit` shares it; `dataclasses.replace` does not.
+    memo: dict = field(default_factory=dict, init=False, repr=False, compare=False)
+
+    def with_limit(self, limit: Optional[int]) -> "Layers":
+        """The same layers with another number of attention layers (the rows, and so the memo, unchanged)."""
+        out = Layers(self.n, self.rows, self.periodic, limit)
+        out.memo = self.memo
+        return out
 
     @property
     def period(self) -> int:
@@ -85,11 +96,26 @@ def build(spec: S.Spec) -> Layers:
 
 
 def _union_ins(L: Layers, layer: int) -> list:
-    nb: list = [set() for _ in range(L.n + 1)]
-    for arcs in L.at(layer):
+    """Per position v = 0..n, the positions j ≠ v some head of layer ℓ reads at v (each once), as a list; computed
+    once per row of the period."""
+    key = ("ins", (layer - 1) % L.period)
+    if key not in L.memo:
+        heads = L.at(layer)
+        arcs = heads[0] if len(heads) == 1 else frozenset().union(*heads)
+        nb: list = [[] for _ in range(L.n + 1)]
         for j, i in arcs:
-            nb[i].add(j)
-    return nb
+            nb[i].append(j)
+        L.memo[key] = nb
+    return L.memo[key]
+
+
+def _step(L: Layers, layer: int, cur: list) -> list:
+    """In_ℓ from In_{ℓ−1}: position i's set joined with those of the positions layer ℓ reads at i."""
+    nb = _union_ins(L, layer)
+    new = cur[:]
+    for i in range(1, L.n + 1):
+        new[i] = reduce(or_, map(cur.__getitem__, nb[i]), cur[i])
+    return new
 
 
 def reach(L: Layers, depth: int) -> list[int]:
@@ -100,17 +126,13 @@ def reach(L: Layers, depth: int) -> list[int]:
 def reach_from(L: Layers, start: int, count: int) -> list[int]:
     """In(i) as bit masks (bit v for position v, i = 0..n, entry 0 unused) through layers start + 1, …, start + count
     only (paths through increasing layers of that stretch)."""
-    cur = [1 << v for v in range(L.n + 1)]
-    for layer in range(start + 1, start + count + 1):
-        nb = _union_ins(L, layer)
-        new = cur[:]
-        for i in range(1, L.n + 1):
-            acc = cur[i]
-            for u in nb[i]:
-                acc |= cur[u]
-            new[i] = acc
-        cur = new
-    return cur
+    key = ("reach", start % L.period, count)
+    if key not in L.memo:
+        cur = [1 << v for v in range(L.n + 1)]
+        for layer in range(start + 1, start + count + 1):
+            cur = _step(L, layer, cur)
+        L.memo[key] = cur
+    return L.memo[key][:]
 
 
 def layer_labels(L: Layers, layers: Sequence[int]) -> dict:
@@ -126,26 +148,29 @@ def layer_labels(L: Layers, layers: Sequence[int]) -> dict:
 def reach_limit(L: Layers, i: int) -> tuple[int, Optional[int]]:
     """(the positions whose token ever reaches i, within the depth; the depth used). For a periodic Φ
     the set stops growing once it is unchanged through one whole period (§21.1)."""
+    key = ("reach limit", L.limit)
+    if key not in L.memo:
+        L.memo[key] = _reach_limit_all(L)
+    got, used = L.memo[key]
+    return got[i], used
+
+
+def _reach_limit_all(L: Layers) -> tuple[list[int], Optional[int]]:
+    """reach_limit for every position at once (the depth where it stops does not depend on the position)."""
     full = sum(1 << v for v in range(1, L.n + 1))
     cur = [1 << v for v in range(L.n + 1)]
     layer, quiet = 0, 0
     while True:
         if L.limit is not None and layer >= L.limit:
-            return cur[i], layer
+            return cur, layer
         if L.limit is None and quiet >= L.period:
-            return cur[i], None
+            return cur, None
         layer += 1
-        nb = _union_ins(L, layer)
-        new = cur[:]
-        for v in range(1, L.n + 1):
-            acc = cur[v]
-            for u in nb[v]:
-                acc |= cur[u]
-            new[v] = acc
+        new = _step(L, layer, cur)
         quiet = quiet + 1 if new == cur else 0
         cur = new
         if all(c == full for c in cur[1:]) and L.limit is None:
-            return cur[i], layer
+            return cur, layer
 
 
 def view_sets(L: Layers, i: int, depth: int) -> list[set]:

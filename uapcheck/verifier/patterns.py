@@ -10,6 +10,7 @@ import functools
 
 import random
 from collections import deque
+from itertools import combinations, permutations
 from typing import Optional, Sequence
 
 from .. import spec as S
@@ -45,7 +46,7 @@ def _arcs(p: S.Pattern, n: int, out: set) -> bool:  # noqa: C901 - one branch pe
             full = _arcs(part, n, out) or full
         return full
     if isinstance(p, S.Causal):
-        out.update((j, i) for i in range(1, n + 1) for j in range(1, i))
+        out.update(combinations(range(1, n + 1), 2))  # (j, i) with j < i, in C
     elif isinstance(p, S.Window):
         for d in range(1, _int(p.w) + 1):
             if d >= n:
@@ -87,15 +88,7 @@ def _arcs(p: S.Pattern, n: int, out: set) -> bool:  # noqa: C901 - one branch pe
     elif isinstance(p, S.Edges):
         out.update((j, i) for (i, j) in p.edges if i != j)
     elif isinstance(p, S.PatternIntersection):
-        common = None
-        for part in p.parts:
-            mine: set = set()
-            if _arcs(part, n, mine):
-                continue  # P & full = P
-            common = mine if common is None else common & mine
-        if common is None:
-            return True
-        out.update(common)
+        return _intersection_arcs(p, n, out)
     elif isinstance(p, S.Sinks):
         k = min(_int(p.k), n)
         out.update((s, i) for s in range(1, k + 1) for i in range(k + 1, n + 1))
@@ -123,6 +116,25 @@ def _arcs(p: S.Pattern, n: int, out: set) -> bool:  # noqa: C901 - one branch pe
     return False
 
 
+def _intersection_arcs(p: S.PatternIntersection, n: int, out: set) -> bool:
+    """Add the arcs every part of `P & Q & …` holds; True when every part is complete. A `causal` part keeps the arcs
+    j < i of the others (the arcs it holds), read as that filter rather than built whole (n(n − 1)/2 arcs)."""
+    common = None
+    causal = False
+    for part in p.parts:
+        if isinstance(part, S.Causal):
+            causal = True
+            continue
+        mine: set = set()
+        if _arcs(part, n, mine):
+            continue  # P & full = P
+        common = mine if common is None else common & mine
+    if common is None:  # every part complete or causal
+        return True if not causal else _arcs(S.Causal(), n, out)
+    out.update(common if not causal else {(j, i) for j, i in common if j < i})
+    return False
+
+
 def head_arcs(pattern: S.Pattern, n: int) -> frozenset:
     """The arcs (j, i) of one head's pattern at length n (every ordered pair when it is complete). At n = 1 there is
     no pair i ≠ j: no arc, whatever the pattern's sizes (params included)."""
@@ -130,7 +142,7 @@ def head_arcs(pattern: S.Pattern, n: int) -> frozenset:
         return frozenset()
     out: set = set()
     if _arcs(pattern, n, out):
-        return frozenset((j, i) for j in range(1, n + 1) for i in range(1, n + 1) if i != j)
+        return frozenset(permutations(range(1, n + 1), 2))  # every (j, i) with j ≠ i, in C
     return frozenset(out)
 
 
