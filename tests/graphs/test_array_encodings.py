@@ -199,3 +199,27 @@ def test_holds_arcs_of_a_large_head_is_membership_in_its_arc_codes(patterns, n):
         keys += [rng.randrange(n * n) for _ in range(500)] + [0, n * n - 1]
         assert nb.holds_arcs(h, keys) == [k in codes for k in keys]
         assert nb.holds_arcs(h, []) == []
+
+
+@pytest.mark.parametrize("patterns,n", [(["window(1) + random(2, seed=1)", "window(1) + random(2, seed=2)"], 90),
+                                        (["window(2) + global(1)", "random(2, seed=0)", "window(1)"], 70),
+                                        (["star", "window(1) + random(1, seed=4)"], 40)])
+def test_neighbourhoods_of_several_heads_on_rows_are_the_lists(patterns, n, monkeypatch):
+    """Several unlabelled heads, large: labels made on the compressed rows, in-lists fetched per position; the same
+    labels, label count and lists as the path that builds every list."""
+    from uapcheck.graphs import build
+    monkeypatch.setattr(build, "NUMPY_DECODE_ARCS", 1)  # every graph decoded on arrays, as large ones are
+    monkeypatch.setattr(views, "ARRAY_LABEL_ARCS", 1)
+    on_rows = Neighbourhoods(_heads(patterns, n))
+    assert not isinstance(on_rows.ins, list)  # the rows' path was taken
+    monkeypatch.setattr(views, "ARRAY_LABEL_HEADS", 0)  # the path that builds every list, labels by the loop
+    lists = Neighbourhoods(_heads(patterns, n))
+    assert isinstance(lists.ins, list)
+    assert on_rows.num_labels == lists.num_labels
+    assert on_rows.labels == lists.labels
+    assert on_rows.out_degrees == lists.out_degrees
+    for v in range(n):
+        assert on_rows.ins[v] == lists.ins[v] and on_rows.outs[v] == lists.outs[v]
+        for h in range(on_rows.num_heads):
+            assert on_rows._head_lists[h][v] == lists._head_lists[h][v]
+            assert on_rows.head_set(h, v) == lists.head_set(h, v)

@@ -1072,7 +1072,9 @@ class LazyNeighbours:
         if mode not in ("out", "in"):
             raise ValueError(f"mode must be 'out' or 'in', got {mode!r}")
         self._mode, self._n = mode, graph.n
-        self._rows = _derived(graph).get("csr " + mode)
+        # the rows without a self-loop (`rows_without_loops`, as igraph's mindist=1 leaves it out), when a search
+        # has made the compressed rows already
+        self._rows = rows_without_loops(graph, mode) if ("csr " + mode) in _derived(graph) else None
         self._graph = to_igraph(graph) if self._rows is None else None
         self._memo: dict[int, list[int]] = {}
 

@@ -222,6 +222,19 @@ class Neighbourhoods:
             self.labels = None
             self.num_labels = 1
             return
+        if (len(distinct) > 1 and all(c is None for c in self.classes) and len(distinct) <= ARRAY_LABEL_HEADS
+                and self.num_arcs >= ARRAY_LABEL_ARCS and all(map(_decoded_by_numpy, (union, *distinct)))):
+            # several unlabelled heads, large: the arcs' labels made on the compressed rows, and the in-lists
+            # fetched per position as a search needs them (`neighbours`, the same lists as `neighbour_lists`); the
+            # out-lists, which the probe's searches walk, made at once
+            head_rows = [rows_without_loops(g, "in") for g in distinct]
+            union_in = rows_without_loops(union, "in")
+            self._head_lists = [neighbours(g, "in") for g in distinct]
+            self.outs = neighbour_lists(union, "out")
+            self.out_degrees = list(map(len, self.outs))
+            self.ins = neighbours(union, "in")
+            self.labels, self.num_labels = _plain_labels_from_rows(n, head_rows, union_in)
+            return
         self._head_lists = [neighbour_lists(g, "in") for g in distinct]
         self.outs = neighbour_lists(union, "out")
         self.out_degrees = list(map(len, self.outs))
@@ -410,27 +423,38 @@ def _plain_labels(n: int, head_lists: Sequence, ins: Sequence) -> tuple[Optional
     """(labels, number of labels) of `Neighbourhoods` for several heads without arc classes: an arc u → v's label is
     the set of heads holding it, numbered by decreasing count, ties by the set's key ((h, None) for each head h);
     labels[v][k] is the label of ins[v][k] → v, and labels is None when every arc has one label."""
+    return _plain_labels_from_rows(n, [_rows_of_lists(n, lists) for lists in head_lists], _rows_of_lists(n, ins))
+
+
+def _rows_of_lists(n: int, lists: Sequence):
+    """(indptr, tails): n lists as compressed rows (numpy int64)."""
     import numpy as np
     from itertools import chain
-    lengths = np.fromiter(map(len, ins), dtype=np.int64, count=n)
-    sources = np.fromiter(chain.from_iterable(ins), dtype=np.int64, count=int(lengths.sum()))
+    lengths = np.fromiter(map(len, lists), dtype=np.int64, count=n)
+    tails = np.fromiter(chain.from_iterable(lists), dtype=np.int64, count=int(lengths.sum()))
+    return np.concatenate(([0], np.cumsum(lengths))).astype(np.int64), tails
+
+
+def _plain_labels_from_rows(n: int, head_rows: Sequence, ins) -> tuple[Optional[list], int]:
+    """`_plain_labels` with each head's in-lists and the union's (``ins``) given as compressed rows (indptr, tails)."""
+    import numpy as np
+    indptr, sources = ins
+    lengths = np.diff(indptr)
     codes = np.repeat(np.arange(n, dtype=np.int64), lengths) * n + sources
     bits = np.zeros(len(codes), dtype=np.int64)
-    for h, lists in enumerate(head_lists):
-        held = np.fromiter(map(len, lists), dtype=np.int64, count=n)
-        own = np.repeat(np.arange(n, dtype=np.int64), held) * n + np.fromiter(
-            chain.from_iterable(lists), dtype=np.int64, count=int(held.sum()))
-        own.sort()
+    for h, (held_ptr, held_tails) in enumerate(head_rows):
+        own = np.repeat(np.arange(n, dtype=np.int64), np.diff(held_ptr)) * n + held_tails
+        own = np.sort(own, kind="stable")  # ascending already when each row is (`rows_without_loops`): a linear pass
         at = np.minimum(np.searchsorted(own, codes), max(len(own) - 1, 0))
         if len(own):
             bits |= (own[at] == codes).astype(np.int64) << h
-    heads = range(len(head_lists))
-    counts = np.bincount(bits, minlength=1 << len(head_lists))
+    heads = range(len(head_rows))
+    counts = np.bincount(bits, minlength=1 << len(head_rows))
     keys = {b: tuple((h, None) for h in heads if b >> h & 1) for b in np.flatnonzero(counts).tolist()}
     order = sorted(keys, key=lambda b: (-int(counts[b]), repr(keys[b])))
     if len(order) <= 1:
         return None, len(order)
-    label_of = np.zeros(1 << len(head_lists), dtype=np.int64)
+    label_of = np.zeros(1 << len(head_rows), dtype=np.int64)
     label_of[order] = np.arange(len(order))
     flat = label_of[bits].tolist()
     ends = np.cumsum(lengths).tolist()
