@@ -383,3 +383,24 @@ def test_searches_read_whole_offsets_as_shifts_with_the_same_levels(seed):
             break
         plain = nxt
     assert conn_mod._propagated(ub, out_ptr, out_to).tolist() == plain
+
+
+@pytest.mark.parametrize("patterns,n,seed", [(["window(1) + random(2, seed=1)"], 3000, 0),
+                                             (["window(1) + random(2, seed=1)", "window(1) + random(2, seed=2)"], 2000, 1),
+                                             (["window(2) + global(1)", "random(2, seed=0)"], 500, 2)])
+def test_near_open_counts_kept_up_to_date_are_the_fresh_bincounts(patterns, n, seed):
+    """The far search's counts of open positions one and two arcs back (`view_refine._NearOpen`), updated from the
+    positions that left the open set, are bit for bit the counts made afresh from the whole set."""
+    from uapcheck.graphs.view_refine import _NearOpen
+    arrays = ArcArrays(_graphs(patterns, n))
+    rng = np.random.default_rng(seed)
+    open_ = rng.random(n) < 0.9
+    near = _NearOpen(arrays)
+    for share in (1.0, 0.97, 0.8, 0.8, 0.5, 0.1, 0.0):
+        open_ = open_ & (rng.random(n) < share)
+        one, two = near.update(open_)
+        fresh_one = np.bincount(arrays.dst, weights=open_[arrays.src], minlength=n)
+        fresh_two = np.bincount(arrays.dst, weights=fresh_one[arrays.src], minlength=n)
+        assert one.tobytes() == fresh_one.tobytes() and two.tobytes() == fresh_two.tobytes()
+    with pytest.raises(AssertionError, match="joined the open set"):
+        near.update(np.ones(n, dtype=bool))

@@ -419,6 +419,39 @@ def _top(score, k: int):
     return chosen[np.lexsort((chosen, -score[chosen]))]
 
 
+class _NearOpen:
+    """For a shrinking set of open positions (a boolean mask): one[v], the arcs u → v with u open, and two[v], the sum
+    of one[u] over the arcs u → v (float64, as np.bincount with weights gives them). Made once by two passes over the
+    arcs, then kept up to date from the positions that left the set: each update subtracts their arcs' counts. Every
+    value is a count below 2⁵³, so the float sums are exact in any order and equal the fresh bincounts bit for bit."""
+
+    def __init__(self, arrays: ArcArrays) -> None:
+        self.arrays = arrays
+        self.open_ = None
+        self.one = self.two = None
+
+    def update(self, open_):
+        import numpy as np
+        from .arc_arrays import _neighbours_of_all
+        a, n = self.arrays, self.arrays.n
+        if self.open_ is None:
+            self.one = np.bincount(a.dst, weights=open_[a.src], minlength=n)
+            self.two = np.bincount(a.dst, weights=self.one[a.src], minlength=n)
+        else:
+            if bool((open_ & ~self.open_).any()):  # never: positions only leave the set
+                raise AssertionError("internal error: a position joined the open set")
+            left = np.flatnonzero(self.open_ & ~open_)
+            if len(left):
+                reached, _ = _neighbours_of_all(a.out_ptr, a.out_to, left)
+                less_one = np.bincount(reached, minlength=n).astype(np.float64)
+                self.one -= less_one
+                moved = np.flatnonzero(less_one)
+                reached, lens = _neighbours_of_all(a.out_ptr, a.out_to, moved)
+                self.two -= np.bincount(reached, weights=np.repeat(less_one[moved], lens), minlength=n)
+        self.open_ = open_.copy()
+        return self.one, self.two
+
+
 def far_search(arrays: ArcArrays, ecc_bound, diameter: int, roots: Sequence[int],
                work: int = FAR_SET_WORK) -> FarSearch:
     """Theorem F132's far sets. ``ecc_bound`` bounds every ecc_out from above (a certificate the kernel re-checked).
@@ -443,8 +476,8 @@ def far_search(arrays: ArcArrays, ecc_bound, diameter: int, roots: Sequence[int]
     far: dict[int, list[int]] = {}
     out = FarSearch(far, int(np.count_nonzero(ub >= diameter)), eccentric=eccentric)
     seeding = True
-    src, dst = arrays.src, arrays.dst
-    cost = (n + len(src)) * max(1, diameter)  # one pass: every position and arc read at each level up to D − 1
+    near_open = _NearOpen(arrays)
+    cost = (n + len(arrays.src)) * max(1, diameter)  # one pass: every position and arc read at each level up to D − 1
     passes = 0
     while True:
         open_ = (ub >= diameter) & ~done
@@ -452,11 +485,10 @@ def far_search(arrays: ArcArrays, ecc_bound, diameter: int, roots: Sequence[int]
         if not count:
             return out
         picks = None
+        one, two = near_open.update(open_)
         if seeding and count > batch:
             # positions before many open candidates (one or two arcs), weighted towards a low bound (a low
             # eccentricity spreads below D further back)
-            one = np.bincount(dst, weights=open_[src], minlength=n)
-            two = np.bincount(dst, weights=one[src], minlength=n)
             score = (one + two) * (diameter + 1 - np.minimum(ub, diameter))
             score[done | open_] = 0
             picks = _top(score, batch)
@@ -466,8 +498,7 @@ def far_search(arrays: ArcArrays, ecc_bound, diameter: int, roots: Sequence[int]
         if picks is None:
             seeding = False
             cand = np.flatnonzero(open_)
-            one = np.bincount(dst, weights=open_[src], minlength=n)
-            near = one + np.bincount(dst, weights=one[src], minlength=n)
+            near = one + two
             picks = cand[_top(near[cand], batch)]
             left = -(-count // batch)
             if passes and (passes + left) * cost > work:
