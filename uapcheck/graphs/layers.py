@@ -24,10 +24,12 @@ from __future__ import annotations
 
 import hashlib
 from dataclasses import dataclass, field
+from functools import reduce
+from operator import or_
 from typing import Callable, Optional, Sequence
 
 from ..bignum import count_automorphisms
-from .build import PatternGraph, _derived, code_array
+from .build import PatternGraph, _derived, code_endpoints
 from . import labelled_twins, view_twins
 from .. import bliss
 
@@ -91,12 +93,13 @@ def _in_sets(g: PatternGraph) -> list[frozenset]:
         n = g.n
         if g.complete:
             got = [frozenset(range(n)) - {v} for v in range(n)]
-        else:
-            ins: list[list[int]] = [[] for _ in range(n)]
-            for c in (code_array(g).tolist() if g._array_only() else g.codes):
-                j0, i0 = divmod(c, n)
-                ins[i0].append(j0)
-            got = [frozenset(s) for s in ins]
+        else:  # the sources grouped by target: a stable sort of the sorted codes' targets, then one slice each
+            import numpy as np
+            src, dst = code_endpoints(g)
+            order = np.argsort(dst, kind="stable")
+            srcs = src[order].tolist()
+            ends = np.searchsorted(dst[order], np.arange(n + 1)).tolist()
+            got = [frozenset(srcs[ends[v]:ends[v + 1]]) for v in range(n)]
         cache["in sets"] = got
     return got
 
@@ -117,13 +120,8 @@ def reach_sets(seq: LayerSequence, layers: int, start: int = 0, lists: Optional[
 
 def _one_layer(cur: list[int], union: list) -> list[int]:
     """The reach bitsets after one more layer whose in-neighbours (0-based, of every head) are ``union``."""
-    nxt = []
-    for v, before in enumerate(cur):
-        acc = before
-        for u in union[v]:
-            acc |= cur[u]
-        nxt.append(acc)
-    return nxt
+    at = cur.__getitem__
+    return [reduce(or_, map(at, union[v]), before) for v, before in enumerate(cur)]
 
 
 @dataclass(frozen=True)
@@ -193,12 +191,15 @@ def verify_closed(seq: LayerSequence, i: int, j: int, closed: frozenset) -> bool
     """``closed`` contains i, not j, and no arc of any layer's head enters it from outside."""
     if i not in closed or j in closed:
         return False
+    inside = frozenset(b - 1 for b in closed)  # 0-based, as the in-sets
     for layer in seq.layers:
         for g in layer:
             if g.complete and len(closed) < seq.n:
                 return False
-            if not g.complete and any(b in closed and a not in closed for a, b in g.arcs()):
-                return False
+            if not g.complete:
+                ins = _in_sets(g)  # every arc a → b of g, grouped by b (the graph's own arcs)
+                if any(not ins[b] <= inside for b in inside if 0 <= b < seq.n):
+                    return False
     return True
 
 
