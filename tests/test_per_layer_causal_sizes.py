@@ -6,6 +6,8 @@ real-size decoders, the verifier's checks (and forged certificates rejected), an
 from __future__ import annotations
 
 import copy
+import functools
+import json
 import random
 import subprocess
 import sys
@@ -16,12 +18,12 @@ import pytest
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 import uapcheck  # noqa: E402
-from certificates import certificate_of  # noqa: E402
 
 from uapcheck.graphs.layers_causal import (causal_least_layers, causal_witness_holds, decide_causal_depth,  # noqa: E402
                                            prefix_reach)
 from uapcheck.graphs.layers_intervals import (interval_layers, interval_least, interval_reach,  # noqa: E402
                                               interval_witness, witness_holds)
+from uapcheck import certfile  # noqa: E402
 from uapcheck.parse import parse_source  # noqa: E402
 from uapcheck.rules.layers import build_sequence, layer_patterns  # noqa: E402
 from uapcheck.rules.layers_causal import SEARCH_PERIODS  # noqa: E402
@@ -38,6 +40,23 @@ def text(heads: list, n: int, kind: str, extra: str = "") -> str:
     blocks = "".join(f"attention {{\n  kernel k(x, y) = exp(x . y)\n  pattern {kind} {{ {', '.join(p)} }}\n}}\n"
                      for p in heads)
     return blocks + f"tokens {n}\ntarget causal\n{extra}"
+
+
+@functools.cache
+def _derived(source: str) -> tuple:
+    """uapcheck.check of the text and its certificate's JSON, derived once per file's run (a Result is frozen; each
+    reader parses its own copy of the certificate): several tests read the same 2,048-token files."""
+    result = uapcheck.check(source, "t.uap")
+    return result, json.dumps(certfile.build(result, source))
+
+
+def checked(source: str):
+    return _derived(source)[0]
+
+
+def certificate_of(source: str) -> dict:
+    """The certificate of a `.uap` text, through JSON as `--certificate` writes it (tests/certificates.py's, shared)."""
+    return json.loads(_derived(source)[1])
 
 
 def both(heads: list, n: int, kind: str):
@@ -187,7 +206,7 @@ def test_beyond_the_engine_outcomes_and_their_certificates():
              ("periodic", ["causal & window(3000)", "causal & window(2) + offsets {-5, -4, -3, -2, -1}"], "UAP", 3)]
     for kind, pats, verdict, layers in cases:
         source = text([pats], 2048, kind)
-        r = uapcheck.check(source, "t.uap")
+        r = checked(source)
         assert (r.verdict, r.layers if verdict == "UAP" else None) == (verdict, layers), (kind, pats)
         report = verify(certificate_of(source))
         assert report.ok and all(s.outcome == VERIFIED for s in report.steps), \
@@ -199,7 +218,7 @@ def test_the_arithmetic_takes_over_where_the_rooted_views_stop(n):
     """At these lengths the rooted views exceed their work limit (the full mask's views), which left the file
     INCONCLUSIVE; the interval route decides it: 3 layers, least, verified."""
     source = text([["causal", "causal & window(1)"]], n, "periodic")
-    r = uapcheck.check(source, "t.uap")
+    r = checked(source)
     assert (r.verdict, r.layers) == ("UAP", 3)
     assert "SEQ-CAUSAL-INTERVALS" in rules(r) and "SEQ-CAUSAL-LAYERS" not in rules(r)
     report = verify(certificate_of(source))
@@ -224,7 +243,11 @@ def step_of(cert: dict, rule: str) -> dict:
 
 
 def outcome(cert: dict, rule: str) -> str:
-    (line,) = [s for s in verify(cert).steps if s.rule == rule]
+    """The verifier's outcome for the step of this rule, re-checking that step alone (`verify(..., only=...)`, as
+    certificates.rejects does: a step's check reads the certificate and the input, never another step's outcome).
+    The unforged certificates are verified whole by the tests above."""
+    (line,) = [s for s in verify(cert, only={s["id"] for s in cert["steps"] if s["rule"] == rule}).steps
+               if s.rule == rule]
     return line.outcome
 
 
@@ -311,7 +334,7 @@ def test_layer_budgets_cut_the_interval_layers(budget, verdict, layers):
     """`layers M` on `periodic { causal, causal & window(1) }` at 2,048 tokens: witnesses at depths 1 and 2 (the
     whole depth of budgets 1 and 2: NOT-UAP), none from 3 on; each certificate verified."""
     source = text([["causal", "causal & window(1)"]], 2048, "periodic", f"layers {budget}\n")
-    r = uapcheck.check(source, "t.uap")
+    r = checked(source)
     assert (r.verdict, r.layers if verdict == "UAP" else None) == (verdict, layers)
     if verdict == "NOT-UAP":
         assert rules(r)["TGT-NOT-CAUSAL"].evidence["route"] == "interval witness"
@@ -322,7 +345,7 @@ def test_layer_budgets_cut_the_interval_layers(budget, verdict, layers):
 
 def test_a_budget_below_the_reach_is_unreached():
     source = (ROOT / "catalog" / "gemma2_decoder_8k.uap").read_text().replace("tokens 8192", "tokens 8192\nlayers 1")
-    r = uapcheck.check(source, "t.uap")
+    r = checked(source)
     assert r.verdict == "NOT-UAP"
     assert rules(r)["TGT-NOT-CAUSAL"].evidence["witness"] == {"i": 4098, "j": 1, "target": "F(X)_4098 = x_1"}
     cert = certificate_of(source)
