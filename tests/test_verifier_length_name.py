@@ -46,3 +46,18 @@ def test_a_name_on_another_class_is_rejected_and_another_name_is_not_read():
     report = verify(cert)
     step = next(s for s in report.steps if s.rule == "SYM-AUT")
     assert step.outcome == TRUSTED and "is not read" in step.reason and not report.ok  # n is not the length here
+
+
+def test_the_verifiers_report_says_the_files_name():
+    """`uapcheck verify` prints its checks' lengths in the input's name, as the checker's reports do: the certified
+    line and every step's line say N (for N ≥ …, D_N, N = 1…), and no line but the path's says the word n."""
+    import re
+    from uapcheck.verifier.report import render
+    source = "tokens N\nattention {\n  kernel k(x, y) = exp(x . y)\n  pattern window(2) cyclic\n}\n"
+    text = render("c.json", verify(certificate_of(source)))
+    certified = next(line for line in text.splitlines() if line.startswith("  certified: "))
+    assert "(for N ≥ 7) · G = D_N · ceiling(floor(N/2)/2) attention layers (least); UAP at N = 1…6" in certified
+    word_n = re.compile(r"(?<![A-Za-z0-9\\])n(?![A-Za-z0-9])")
+    assert not [line for line in text.splitlines()[1:] if word_n.search(line)]
+    plain = render("c.json", verify(certificate_of(source.replace("tokens N", "tokens n"))))
+    assert word_n.sub("N", plain) == text.replace("tokens N", "tokens n")

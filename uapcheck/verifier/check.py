@@ -55,6 +55,8 @@ class Report:
     statement: Optional[Any] = None
     # the values certificate blocks state that no check compared with a checked copy (blocks.py), by path
     unbound: list[str] = field(default_factory=list)
+    # the input's name for a symbolic length (`tokens N`): the report's lines say it where the checks say n
+    length: str = "n"
 
     @property
     def rejected(self) -> list[StepOutcome]:
@@ -168,6 +170,11 @@ class Context:
         return self.cache["arcs"]
 
 
+def _length_name(spec) -> str:
+    """The input's name for its length, as its reports print it: its symbolic `tokens` name, else n."""
+    return spec.tokens if isinstance(spec.tokens, str) else "n"
+
+
 def verify(cert: dict, only: Optional[set] = None, seconds: Optional[float] = None) -> Report:
     """Re-check a certificate. `only` (step ids) re-checks just those steps and the file-level facts
     (the mutation test uses it: the other steps are unchanged copies of checked ones). `seconds`, when
@@ -186,6 +193,7 @@ def verify(cert: dict, only: Optional[set] = None, seconds: Optional[float] = No
     except (UapError, RecursionError) as exc:
         report.problems.append(f"input: the text does not parse ({getattr(exc, 'message', exc)})")
         return report
+    report.length = _length_name(spec)
     spec = normal_form.flat_unions(spec)  # `A + (B + C)` read as `A + B + C`: the same arcs, one reading
     steps, order = {}, []
     for s in cert["steps"]:

@@ -1,6 +1,8 @@
 """Plain-text report of a verification: one line per step, then the summary."""
 from __future__ import annotations
 
+import re
+
 import sympy
 
 from .check import NUMERIC, REJECTED, TRUSTED, VERIFIED, Report
@@ -103,8 +105,17 @@ def statement_lines(report: Report) -> list[str]:
     return [f"  certified: {line}", prose]
 
 
+#: the word n (also as a subscript or in braces, never a letter of a word or a LaTeX command): the checks' length
+_WORD_N = re.compile(r"(?<![A-Za-z0-9\\])n(?![A-Za-z0-9])")
+
+
 def render(path: str, report: Report, quiet: bool = False) -> str:
-    lines = [f"{path}: {report.path} · {report.verdict}"]
+    """The report's lines; the checks state lengths as n, and an input that names its symbolic length otherwise
+    (`tokens N`) reads them in its own name, as the checker's reports do."""
+    def said(line: str) -> str:
+        return line if report.length == "n" else _WORD_N.sub(report.length, line)
+
+    lines = []
     for s in report.steps:
         if quiet and s.outcome in (VERIFIED, NUMERIC):
             continue
@@ -114,4 +125,4 @@ def render(path: str, report: Report, quiet: bool = False) -> str:
     lines.append(f"  {summary(report)}")
     if report.ok:
         lines.extend(statement_lines(report))
-    return "\n".join(lines)
+    return "\n".join([f"{path}: {report.path} · {report.verdict}"] + [said(line) for line in lines])
