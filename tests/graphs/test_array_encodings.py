@@ -223,3 +223,25 @@ def test_neighbourhoods_of_several_heads_on_rows_are_the_lists(patterns, n, monk
         for h in range(on_rows.num_heads):
             assert on_rows._head_lists[h][v] == lists._head_lists[h][v]
             assert on_rows.head_set(h, v) == lists.head_set(h, v)
+
+
+@pytest.mark.parametrize("patterns,n", [(["window(1) + random(2, seed=1)", "window(1) + random(2, seed=2)"], 80),
+                                        (["window(2) + global(1)", "random(2, seed=0)", "window(1)"], 60),
+                                        (["star", "random(1, seed=3)"], 30)])
+def test_pairs_flagged_from_the_rows_are_those_flagged_by_the_tables(patterns, n, monkeypatch):
+    """The flags read off the union's out-rows with their arcs' head bits (`_OutsidePossible._flags_by_rows`, up to
+    HEADS_PER_TABLE heads) are those of the search of both arcs in every head's table."""
+    nb = Neighbourhoods(_heads(patterns, n))
+    pairs = np.array(list(_candidate_pairs(nb)), dtype=np.int64)
+    rng = np.random.default_rng(n)
+    for share in (0.0, 0.3, 0.9, 1.0):
+        possible = rng.random(n) < share
+        by_rows = _OutsidePossible(nb, possible)
+        assert by_rows.out_bits is not None
+        with monkeypatch.context() as m:
+            m.setattr(views, "HEADS_PER_TABLE", 1)  # one head a table: fewer than the heads, so the tables' path
+            by_tables = _OutsidePossible(nb, possible)
+        assert by_tables.out_bits is None
+        for at in range(0, len(pairs), 97):  # batches of pairs, the last one short
+            a, b = pairs[at:at + 97, 0], pairs[at:at + 97, 1]
+            assert by_rows.flags(a, b).tolist() == by_tables.flags(a, b).tolist()

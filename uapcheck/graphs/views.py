@@ -36,7 +36,7 @@ from typing import Callable, Iterable, Optional, Sequence
 
 from ..bignum import count_automorphisms
 from ..groups import offset_class, orbits
-from .build import PatternGraph, _decoded_by_numpy, reversed_code_array, rows_without_loops
+from .build import PatternGraph, _decoded_by_numpy, code_array, reversed_code_array, rows_without_loops
 from .. import bliss
 
 @dataclass(frozen=True)
@@ -809,13 +809,24 @@ class _OutsidePossible:
         # nb.outs as compressed rows (the union's out-lists, self excluded, each ascending), not read list by list
         self.indptr, self.targets = rows_without_loops(nb.union, "out")
         self.outside = ~np.asarray(possible, dtype=bool)
+        self.out_bits = None
+        self.tables = []
+        if len(nb.graphs) <= HEADS_PER_TABLE:
+            # the heads holding each out-arc u → targets[e] of the union, as bits (bit h for head h), beside the rows:
+            # a pair's arcs are then read, not searched for (`flags`)
+            ends = np.repeat(np.arange(n, dtype=np.int64), np.diff(self.indptr)) * n + self.targets  # ascending
+            self.out_bits = np.zeros(len(self.targets), dtype=np.int64)
+            for h, g in enumerate(nb.graphs):
+                own = code_array(g)  # head h's arcs u → v as u·n + v, sorted
+                own = own[own // n != own % n]
+                self.out_bits[np.searchsorted(ends, own)] |= np.int64(1) << np.int64(h)
+            return
         codes = []
         for g in nb.graphs:  # head h's arcs u → v as v·n + u (u ≠ v), sorted: `Neighbourhoods.arc_codes`
             rev = reversed_code_array(g)  # the codes v·n + u of its in-lists (`neighbour_lists`), sorted
             codes.append(rev[rev // n != rev % n])
         # the arcs of up to HEADS_PER_TABLE heads in one sorted table, each with the heads holding it as bits (bit h
         # for the table's h-th head): one search a side tells every head's arcs apart
-        self.tables = []
         for first in range(0, len(codes), HEADS_PER_TABLE):
             group = codes[first:first + HEADS_PER_TABLE]
             table = np.sort(np.concatenate(group), kind="stable")  # sorted runs: merged (timsort)
@@ -837,6 +848,8 @@ class _OutsidePossible:
 
     def flags(self, a, b):
         """Boolean per pair (a[k], b[k]): a changed position v ∉ {a, b} outside ``possible``."""
+        if self.out_bits is not None:
+            return self._flags_by_rows(a, b)
         import numpy as np
         n, indptr, targets = self.n, self.indptr, self.targets
         which, near = [], []
@@ -852,6 +865,37 @@ class _OutsidePossible:
         changed = np.zeros(len(k), dtype=bool)
         for table, bits in self.tables:  # some head holds one of a → v, b → v and not the other
             changed |= self._heads_holding(table, bits, v * n + a[k]) != self._heads_holding(table, bits, v * n + b[k])
+        out = np.zeros(len(a), dtype=bool)
+        out[k[changed]] = True
+        return out
+
+    def _flags_by_rows(self, a, b):
+        """`flags` from the out-rows of a and b with their arcs' head bits (``out_bits``): for v in outs[a], the
+        heads holding a → v against those holding b → v (none when v is not in outs[b]: no head holds b → v); for v
+        in outs[b] only, no head holds a → v and some holds b → v, so v is changed. The same flags as the search of
+        both arcs in every head's table."""
+        import numpy as np
+        n, indptr, targets = self.n, self.indptr, self.targets
+        sides = []
+        for ends in (a, b):
+            starts = indptr[ends]
+            counts = indptr[ends + 1] - starts
+            k = np.repeat(np.arange(len(ends), dtype=np.int64), counts)
+            at = np.repeat(starts - (np.cumsum(counts) - counts), counts) + np.arange(int(counts.sum()), dtype=np.int64)
+            v = targets[at]
+            sides.append((k, v, k * n + v, self.out_bits[at]))  # the keys k·n + v ascending: rows ascending
+        (ka, va, key_a, bits_a), (kb, vb, key_b, bits_b) = sides
+        if len(key_b):
+            pos = np.minimum(np.searchsorted(key_b, key_a), len(key_b) - 1)
+            found = key_b[pos] == key_a
+            changed_a = bits_a != np.where(found, bits_b[pos], 0)
+            in_a = np.zeros(len(key_b), dtype=bool)
+            in_a[pos[found]] = True
+        else:
+            changed_a = np.ones(len(key_a), dtype=bool)
+            in_a = np.zeros(0, dtype=bool)
+        k, v = np.concatenate((ka, kb)), np.concatenate((va, vb))
+        changed = np.concatenate((changed_a, ~in_a)) & (v != a[k]) & (v != b[k]) & self.outside[v]
         out = np.zeros(len(a), dtype=bool)
         out[k[changed]] = True
         return out
