@@ -2098,6 +2098,8 @@ class HeadLayers(Certificate):
             h = f.directed_heads
             out["directed heads"] = {"w": h.w, "outside": list(h.outside), "rounds": h.rounds,
                                      "proved low": h.proved_low, "extra": list(h.extra)}
+        if f.theorem == "F236":  # the residues of n mod the modulus that need D + 1 layers
+            out["extra residues"] = list(f.extra_residues)
         if f.far_ends is not None:  # F75: the walks' periods and the lengths checked
             e = f.far_ends
             out.update({"far ends": {"b": e.b, "w": e.w, "period": e.period, "right": list(e.right),

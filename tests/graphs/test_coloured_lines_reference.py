@@ -5,8 +5,8 @@ parent's image, the hubs last), itself checked against a count over S_n at n ≤
 wider set of parts than tests/graphs/test_coloured_lines.py (global(1..3) hubs, blocks of 8, offsets {−3, 3}, {2, 5});
 F179's union anchor on blocks(b) beside dilated or symmetric offset heads, from the range's first length to n = 90.
 The elements each class lists (read here as permutations) keep every head and are as many as the count. And
-the catalog's `coloured_blocks_jumps_any_length`: its count D + 1 is never below the least count of an exact search for
-view witnesses (tests/view_witness_reference.py), which is D + 1 at n ≡ 0 (mod 6) and D elsewhere at 10 ≤ n ≤ 22."""
+the catalog's `coloured_blocks_jumps_any_length`: its count (Theorem F236: D + 1 on n ≡ 0 (mod 6), D elsewhere, least) is
+the least count of an exact search for view witnesses (tests/view_witness_reference.py) at 10 ≤ n ≤ 22."""
 from __future__ import annotations
 
 import functools
@@ -166,14 +166,14 @@ def test_f179_union_anchor_order_from_its_first_length(heads):
         assert int(form.at({N: n}).order) == _order(heads, n), (heads, n)
 
 
-def test_coloured_blocks_jumps_count_is_never_below_the_least():
+def test_coloured_blocks_jumps_count_is_the_least():
     text = ("tokens n\n"
             "attention { kernel k(x, y) = exp(x . y); pattern blocks(3) + offsets {1} }\n"
             "attention { kernel k(x, y) = exp(x . y); pattern blocks(2) + offsets {-1} }\n")
     r = uapcheck.check(text, "t.uap")
     assert r.verdict == "UAP"
     step = next(s for s in r.root.walk() if s.rule == "PAT-LAYERS")
-    assert step.facts["least"] is False
+    assert step.facts["least"] is True
     nsym = next(s for s in r.layers.free_symbols if s.name == "n")
 
     def blocks(b):
@@ -185,7 +185,7 @@ def test_coloured_blocks_jumps_count_is_never_below_the_least():
         assert R.group_order(n, [(nb, None) for nb in nbs]) == 1
         least = d + (R.rooted_view_witness(n, nbs, d, [tuple(range(n + 1))]) is not None)
         assert least == d + (n % 6 == 0), n
-        assert int(r.layers.subs(nsym, n)) == d + 1, n
+        assert int(r.layers.subs(nsym, n)) == least, n
 
 
 def _image(element: tuple, n: int) -> tuple:

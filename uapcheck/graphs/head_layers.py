@@ -26,6 +26,11 @@ every head's neighbourhood keeps the union's, so a witness of the heads satisfie
   one position of i's ball; (X₁) asks it of a position within K of i that i attends to (or of i), which is local again
   and carried by the same profile argument with zones grown by K. F86's and F192's F124 classes fall back to it.
 
+* F236 (with F235, lemma AR: the heads' witnesses are the union's automorphisms outside G that move some head's
+  neighbourhood only at positions far from the root). For the pairs proved there (`UNION_AUTOMORPHISM_PAIRS`: the two
+  heads, the range's start, the modulus and the residues that need D + 1), the count by class, least, when the union's
+  theorem is the one the proof reads (F21: D layers suffice for the union, its group the twins and the reflection).
+
 * F192 (F70 and F124 class by class at a growing D). Neither argument reads D's value: where the union's theorem (or
   §11.2, item 4 for a non-cyclic window) proves D layers with D any closed form and the reflection as its group, and
   every class of n mod M is an F70 class or an F124 class, D layers are least on every class.
@@ -73,6 +78,7 @@ class HeadLayers:
     cyclic_heads: Optional[object] = None  # F143: cyclic_window_heads.CyclicHeads
     directed_heads: Optional["DirectedHeads"] = None  # F191: the union's w and A, the rounds, D + 1 by class
     growing: tuple = ()  # F192: one GrowingClass per residue of n mod ``modulus`` (D layers on each, D any closed form)
+    extra_residues: tuple = ()  # F236: the residues of n mod ``modulus`` that need D + 1 layers (D on the others)
 
     @property
     def section(self) -> str:
@@ -1003,6 +1009,66 @@ def star_beside_complete(patterns: Sequence[Pattern]) -> Optional[HeadLayers]:
     return HeadLayers("F188", "complete", STAR_BESIDE_COMPLETE_FROM, Integer(1), Integer(1))
 
 
+def _blocks_offsets(b: int, jump: int) -> Pattern:
+    from ..spec import Blocks, Offsets
+    return PatternUnion((Blocks(b), Offsets((jump,))))
+
+
+#: Theorem F236 (docs/theory.md §11.11, with F235): pairs of heads whose least count Theorem F236 proves at every n of
+#: its range from the union's automorphisms: (the heads, the union's theorem the proof reads, the range's start, the
+#: modulus, the residues of n mod it that need D + 1 layers; D layers on the others)
+UNION_AUTOMORPHISM_PAIRS = (
+    (frozenset({_blocks_offsets(3, 1), _blocks_offsets(2, -1)}), "F21", 10, 6, (0,)),
+)
+
+
+def union_automorphism_heads(patterns: Sequence[Pattern], union, n: sympy.Symbol) -> Optional[HeadLayers]:
+    """F236: the two heads are a pair of `UNION_AUTOMORPHISM_PAIRS` and the union's theorem proves D layers, least,
+    with an exact D (the premise of F235 the proof reads): D + 1 layers on the pair's residues, D elsewhere, least;
+    None otherwise."""
+    if (union is None or union.layers is None or not union.least or not union.diameter_exact
+            or union.low.free_symbols or len(patterns) != 2):
+        return None
+    for heads, theorem, low, modulus, extra in UNION_AUTOMORPHISM_PAIRS:
+        if frozenset(patterns) != heads or union.theorem != theorem:
+            continue
+        diameter = sympy.sympify(union.diameter, strict=True).xreplace({union.n_symbol: n})  # safe: strict (no text parsed)
+        layers = sympy.sympify(union.layers, strict=True).xreplace({union.n_symbol: n})  # safe: strict (no text parsed)
+        if _simplified(layers - diameter) != 0:
+            return None
+        count = _count_by_residue(diameter, n, modulus, extra)
+        if count is None:
+            return None
+        return HeadLayers("F236", union.theorem, max(low, int(union.low)), diameter, count, modulus=modulus,
+                          extra_residues=tuple(extra))
+    return None
+
+
+def _count_by_residue(diameter, n: sympy.Symbol, modulus: int, extra) -> Optional[sympy.Expr]:
+    """D + 1 on the residues `extra` of n mod `modulus` and D on the others, as one Piecewise by n mod M (M the lcm
+    of the modulus and D's own moduli), each branch D read on its residues (the residues with the most common branch
+    last, as the default); None when D does not read that way."""
+    try:
+        period = _lcm(modulus, _moduli(diameter, n))
+    except (ValueError, TypeError):
+        return None
+    branches: dict = {}
+    for r in range(period):
+        here = diameter.xreplace({m: Integer(r % int(m.args[1])) for m in diameter.atoms(sympy.Mod)
+                                  if m.args[0] == n})
+        here = sympy.piecewise_fold(here)
+        if isinstance(here, sympy.Piecewise):
+            here = here.simplify()
+        if isinstance(here, sympy.Piecewise) or here.atoms(sympy.Mod):
+            return None
+        branches.setdefault(here + (1 if r % modulus in extra else 0), []).append(r)
+    order = sorted(branches.items(), key=lambda kv: (len(kv[1]), kv[1]))
+    if len(order) == 1:
+        return order[0][0]
+    return sympy.Piecewise(*[(e, sympy.Or(*[sympy.Eq(sympy.Mod(n, period), r) for r in rs])) for e, rs in order[:-1]],
+                           (order[-1][0], True))
+
+
 def least_layers(patterns: Sequence[Pattern], cases: Optional[Sequence[GroupCase]], n: sympy.Symbol,
                  params: Optional[Mapping] = None) -> Optional[HeadLayers]:
     """The least layer count of several distinct unbiased heads without a positional encoding at symbolic n
@@ -1028,6 +1094,9 @@ def least_layers(patterns: Sequence[Pattern], cases: Optional[Sequence[GroupCase
         found = equal_groups(union, cases, n)
         if found is not None:
             return found
+    found = union_automorphism_heads(patterns, union, n)  # F236: a pair decided on the union's automorphisms
+    if found is not None:
+        return found
     found = directed_heads(patterns, union, n)  # F191: the union F101's with A ≠ −A
     if found is not None:
         return found

@@ -1366,6 +1366,23 @@ def _growing_heads_method(found) -> str:
             f"({by}), D growing with n, and its group is the reflection; {'; '.join(parts)}; for n ≥ {found.low}")
 
 
+def _union_automorphism_method(found) -> str:
+    """Theorem F236's method (with F235): the union's automorphisms that move heads only far from the root."""
+    more = ", ".join(map(str, found.extra_residues))
+    return (f"several heads, Theorem F236 (docs/theory.md §11.11): the union of the heads' arcs needs D layers "
+            f"(Theorem {found.union_theorem}), so by Theorem F235 (lemma AR) a view witness of the heads is an "
+            "automorphism of the union outside the heads' group that moves some head's neighbourhood only at "
+            "positions at distance D from its root; the twins' swap at the start moves position 3's and every "
+            "reflection position 4's, never at distance D, and the twins' swap at the end moves only the last two "
+            f"positions', both at distance D from position 1, exactly when n mod {found.modulus} ∈ {{{more}}}: D + 1 "
+            f"layers there, D elsewhere; for n ≥ {found.low}")
+
+
+#: the several-heads theorems whose method has a function of its own
+_OWN_METHODS = {"F192": lambda found: _growing_heads_method(found), "F236": lambda found: _union_automorphism_method(found),
+                "F143": lambda found: _cyclic_heads_method(found)}
+
+
 def _heads_layers_method(found) -> str | Claim:
     if found.theorem == "F86":
         more = [c.residue for c in found.classes if c.found_by == "F71"]
@@ -1417,10 +1434,9 @@ def _heads_layers_method(found) -> str | Claim:
                 "head's neighbourhood of one position fixes 1 (only 1 attends to every position, and a leaf's "
                 "neighbourhood {1, i} is kept only if 1 is), so no view witness: one layer suffices, the fewest a "
                 f"model has; for n ≥ {found.low}")
-    if found.theorem == "F192":
-        return _growing_heads_method(found)
-    if found.theorem == "F143":
-        return _cyclic_heads_method(found)
+    own = _OWN_METHODS.get(found.theorem)
+    if own is not None:
+        return own(found)
     if found.theorem == "F191":
         h = found.directed_heads
         more = [r for r in range(found.modulus) if h.extra[r]]

@@ -675,6 +675,8 @@ def check(ctx, s, at_length: bool = False) -> tuple[str, str]:
         why = cyclic_window_directed.heads_check(ctx, s, cert, pats, n)
     elif theorem == "F188":
         why = _star_beside_complete(ctx, s, cert, pats, n)
+    elif theorem == "F236":
+        why = _union_automorphisms(ctx, s, cert, pats, n)
     else:
         raise Reject(f"unknown theorem {theorem!r} for several heads' layers")
     return VERIFIED, f"{why} (docs/theory.md §11.11)"
@@ -714,6 +716,106 @@ def _star_beside_complete(ctx, s, cert: dict, pats: list, n) -> str:
     return ("Theorem F188: every head is `full` or `star` (both present), so the union is complete and a permutation "
             "keeping every head's neighbourhood of one position fixes the hub; no such permutation moves 1 at "
             "n = 3, …, 6 on the verifier's arcs; one layer from n = 3")
+
+
+#: Theorem F236 restated: the pair of heads, the range's start, the modulus and the residues needing D + 1; D by
+#: n mod 3 from the proof's step (2); the union's automorphisms of its step (3) (twins' swaps, the reflection when 3 | n)
+F236_START, F236_MODULUS, F236_EXTRA = 10, 6, (0,)
+#: the lengths the verifier re-checks F236's conclusion at: two periods from the range's start
+F236_CHECKED = 2 * F236_MODULUS
+
+
+def _f236_pair() -> frozenset:
+    return frozenset({S.PatternUnion((S.Blocks(3), S.Offsets((1,)))), S.PatternUnion((S.Blocks(2), S.Offsets((-1,))))})
+
+
+def _f236_diameter(n):
+    q = sympy.floor(n / 3)
+    return sympy.Piecewise((2 * q - 1, sympy.Eq(sympy.Mod(n, 3), 0)), (2 * q + 1, sympy.Eq(sympy.Mod(n, 3), 2)),
+                           (2 * q, True))
+
+
+def _f236_elements(m: int) -> list[list[int]]:
+    """Step (3)'s Aut(Γ) at length m: ⟨(1 2)⟩, with (m − 1 m) and the reflection when 3 | m (1-based image lists)."""
+    def swapped(perm: list[int], a: int, b: int) -> list[int]:
+        out = list(perm)
+        out[a - 1], out[b - 1] = perm[b - 1], perm[a - 1]
+        return out
+    base = [list(range(1, m + 1))]
+    base += [swapped(p, 1, 2) for p in base]
+    if m % 3 == 0:
+        base += [swapped(p, m - 1, m) for p in base]
+        base += [[m + 1 - x for x in p] for p in base]
+    return base
+
+
+def _f236_at(pats: list, m: int) -> bool:
+    """F235's pairs at length m on the verifier's arcs: the restated elements are automorphisms of the union and all of
+    them (nauty's order), and whether some element outside the heads' group moves heads only at positions at distance
+    D from some root."""
+    from sympy.combinatorics import Permutation, PermutationGroup
+    from .nauty_digraph import generators
+    heads = [patterns.head_arcs(p, m) for p in pats]
+    union = frozenset().union(*heads)
+    outs = patterns.union_out([union], m)
+    elements = _f236_elements(m)
+    for perm in elements:
+        if frozenset((perm[j - 1], perm[i - 1]) for j, i in union) != union:
+            raise Reject(f"F236: at n = {m} the element {perm} of step (3) is no automorphism of the union")
+    gens = generators(m, {v - 1: [x - 1 for x in outs[v]] for v in range(1, m + 1)})
+    order = PermutationGroup([Permutation(g) for g in gens]).order() if gens else 1
+    if order != len({tuple(p) for p in elements}):
+        raise Reject(f"F236: at n = {m} the union has {order} automorphisms, not step (3)'s {len(elements)}")
+    dist = {v: patterns.bfs(outs, v) for v in range(1, m + 1)}  # dist[v][i] = d(v → i)
+    reached = [x for v in dist for x in dist[v][1:]]
+    if any(x is None for x in reached):
+        raise Reject(f"F236: at n = {m} the union is not strongly connected")
+    d = max(x for x in reached if x is not None)
+    if d != int(_f236_diameter(sympy.Integer(m))):
+        raise Reject(f"F236: at n = {m} the union's D is {d}, not step (2)'s")
+    far = {i: {v for v in range(1, m + 1) if dist[v][i] == d} for i in range(1, m + 1)}
+    found = False
+    for perm in elements:
+        bad = patterns.view_bad_positions(perm, heads, m)
+        if bad and any(bad <= far[i] for i in far):
+            found = True
+    return found
+
+
+def _union_automorphisms(ctx, s, cert: dict, pats: list, n) -> str:
+    """Theorem F236 (with F235): the heads are the restated pair; the union's entry in the verifier's family table
+    proves D layers, least, from a bound at or below the range's start; D is step (2)'s; the count is D + 1 exactly on
+    the restated residues; and at every length of two periods from the range's start the restated Aut(Γ) is the
+    union's (its arcs, nauty's order) and F235's pairs exist exactly on those residues (BFS on the verifier's arcs)."""
+    if frozenset(pats) != _f236_pair():
+        raise Reject("F236: the heads are not `blocks(3) + offsets {1}` and `blocks(2) + offsets {-1}`")
+    d, _, least, low, _, _, _ = _union(ctx)
+    start = cert.get("from")
+    if not isinstance(start, int) or isinstance(start, bool) or start < max(F236_START, int(low)):
+        raise Reject(f"F236: the range starts below n = {max(F236_START, int(low))}")
+    if not least:
+        raise Reject("F236: the union's theorem does not prove D layers least")
+    if cert.get("modulus") != F236_MODULUS or list(cert.get("extra residues") or []) != list(F236_EXTRA):
+        raise Reject(f"F236: the classes are not D + 1 on n mod {F236_MODULUS} ∈ {list(F236_EXTRA)}, D elsewhere")
+    mine = _f236_diameter(n)
+    if not _same_for_every_n(d(n), mine, n):
+        raise Reject("F236: the union's D in the verifier's table is not step (2)'s")
+    step = s.get("data") or {}
+    if not _same_for_every_n(decode(step.get("diameter"), ctx.symbols), mine, n):
+        raise Reject("F236: the step's D is not step (2)'s")
+    want = sympy.Piecewise((mine + 1, sympy.Or(*[sympy.Eq(sympy.Mod(n, F236_MODULUS), r) for r in F236_EXTRA])),
+                           (mine, True))
+    if not _same_for_every_n(decode(step.get("layers"), ctx.symbols), want, n):
+        raise Reject(f"F236: the count is not D + 1 exactly on n mod {F236_MODULUS} ∈ {list(F236_EXTRA)}")
+    for m in range(start, start + F236_CHECKED):
+        if _f236_at(pats, m) != (m % F236_MODULUS in F236_EXTRA):
+            raise Reject(f"F236: at n = {m} a view witness of the heads at depth D "
+                         + ("is missing" if m % F236_MODULUS in F236_EXTRA else "exists"))
+    return (f"Theorem F236 (with F235, lemma AR): the heads are its pair, the union's theorem proves D layers (least) "
+            f"with step (2)'s D; at n = {start}, …, {start + F236_CHECKED - 1} on the verifier's arcs the union's "
+            "automorphisms are step (3)'s (nauty's order) and one outside the heads' group moves heads only at "
+            f"distance D from a root exactly when n mod {F236_MODULUS} ∈ {list(F236_EXTRA)}: D + 1 there, D elsewhere, "
+            f"for n ≥ {start}")
 
 
 def _premise_diameter(ctx, s, n) -> None:
