@@ -147,6 +147,16 @@ CASES = [
     # `tokens mod` read "mod mod 4 = 1", `tokens max` "max(2, ⌈(max − 1)/200⌉)": the formulas' words are refused too
     _case("tokens-named-as-a-formula-word", "tokens mod\n" + SOFTMAX, "tokens", "mod is a word of the printed formulas"),
     _case("tokens-named-as-max", "tokens max\n" + SOFTMAX, "tokens", "max is a word of the printed formulas"),
+    # nor a word of the language's functions, or a name of the file's own that the statements print
+    _case("tokens-named-as-an-activation", "tokens relu\n" + SOFTMAX, "tokens", "relu is a word of the printed formulas"),
+    _case("tokens-named-as-the-kernel", "tokens kk\nattention { kernel kk(x, y) = exp(x . y) }\n", "tokens",
+          "kk is also the name of the function of head 1, and the length is printed beside it"),
+    _case("tokens-named-as-a-query", "tokens qq\nattention { kernel k(qq, y) = exp(qq . y) }\n", "tokens",
+          "qq is also an argument of the function of head 1"),
+    _case("tokens-named-as-a-head", "tokens loc\nattention loc { kernel k(x, y) = exp(x . y) }\n", "tokens",
+          "loc is also the label of head loc"),
+    _case("tokens-named-as-the-ffn-argument", "tokens uu\nffn sigma(uu) = tanh(uu)\n" + SOFTMAX, "tokens",
+          "uu is also the argument of the FFN's activation"),
     _case("tokens-named-by-another-letter", "tokens q\n" + SOFTMAX, "tokens",
           "the derivations give single letters other meanings, and the length is printed beside them; name it n, N or "
           "a longer name"),

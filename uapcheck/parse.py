@@ -1838,6 +1838,42 @@ class _File:
         statement = self.single.get(word)
         return default if statement is None else self._build(statement)
 
+    def _check_length_name(self, tokens: Any) -> None:
+        """A symbolic length is printed in the place of n in every statement (render/spoken.py): not a name the
+        derivations give another thing."""
+        if not isinstance(tokens, str):
+            return
+        if len(tokens) == 1 and tokens not in LENGTH_LETTERS:
+            # beside the derivations' single-letter variables
+            meaning = WORDS_OF_THE_DERIVATIONS.get(tokens)
+            said = (f"{tokens} is the name the derivations give {meaning}" if meaning else
+                    "the derivations give single letters other meanings")
+            raise _err(self.single["tokens"].meta, f"`tokens {tokens}`: {said}, and the length is printed beside "
+                                                   "them; name it n, N or a longer name (`tokens len`)")
+        if tokens in FORMULA_WORDS or tokens in FUNCTIONS or tokens in ACTIVATIONS:
+            raise _err(self.single["tokens"].meta, f"`tokens {tokens}`: {tokens} is a word of the printed formulas and "
+                                                   "conditions (n mod 4 = 1, max(2, …), 3 if …, exp, relu), and the "
+                                                   "length is printed beside it; name it n, N or another longer name "
+                                                   "(`tokens len`)")
+
+    def _check_length_beside_the_files_names(self, tokens: Any, heads: tuple, ffn: spec.FFN) -> None:
+        """Nor a name of the file's own that the statements print: a head's function, its arguments, its random vector
+        or its label, or a custom FFN's argument (`tokens q` beside `kernel k(q, key)` read "k(q, key)" beside
+        "for q ≥ 7")."""
+        if not isinstance(tokens, str):
+            return
+        for number, h in enumerate(heads, 1):
+            named = {h.fn: "the name of the function", h.random: "the random vector", h.label: "the label"}
+            named.update({p: "an argument of the function" for p in h.params})
+            if tokens in named:
+                raise _err(self.single["tokens"].meta, f"`tokens {tokens}`: {tokens} is also {named[tokens]} of head "
+                                                       f"{h.label or number}, and the length is printed beside it; give "
+                                                       "one of them another name")
+        if ffn.kind == "custom" and ffn.var == tokens:
+            raise _err(self.single["tokens"].meta, f"`tokens {tokens}`: {tokens} is also the argument of the FFN's "
+                                                   "activation, and the length is printed beside it; give one of them "
+                                                   "another name")
+
     def build(self) -> spec.Spec:
         architecture = Path(self.path).stem if self.path not in ("<stdin>", "-") else "<stdin>"
         architecture = self._optional("architecture", architecture)
@@ -1850,23 +1886,13 @@ class _File:
             where = self.single.get("dim") or self.single["tokens"]
             extra = "" if "dim" in self.single else " (the token dimension is called d unless a `dim` line names it)"
             raise _err(where.meta, f"`dim` and `tokens` cannot be the same name{extra}")
-        if isinstance(tokens, str) and len(tokens) == 1 and tokens not in LENGTH_LETTERS:
-            # a named length is printed in the place of n in every statement (render/spoken.py), beside the
-            # derivations' single-letter variables
-            meaning = WORDS_OF_THE_DERIVATIONS.get(tokens)
-            said = (f"{tokens} is the name the derivations give {meaning}" if meaning else
-                    "the derivations give single letters other meanings")
-            raise _err(self.single["tokens"].meta, f"`tokens {tokens}`: {said}, and the length is printed beside "
-                                                   "them; name it n, N or a longer name (`tokens len`)")
-        if isinstance(tokens, str) and tokens in FORMULA_WORDS:
-            raise _err(self.single["tokens"].meta, f"`tokens {tokens}`: {tokens} is a word of the printed formulas and "
-                                                   "conditions (n mod 4 = 1, max(2, …), 3 if …), and the length is "
-                                                   "printed beside it; name it n, N or another longer name (`tokens len`)")
+        self._check_length_name(tokens)
         if dim == "n":  # the derivations name the length n (and print a named length in its place): n is not d
             raise _err(self.single["dim"].meta, f"`dim n`: n is the name the derivations give the sequence length "
                                                 f"(`{tokens}` here); give the dimension another name")
         mixer, heads = self._mixer()
         ffn = self._optional("ffn", spec.FFN("named", name="relu"))
+        self._check_length_beside_the_files_names(tokens, heads, ffn)
         positional = self._optional("positional", "none")
         layers = self._optional("layers", None)
         if isinstance(layers, str) and any(isinstance(h.pattern, spec.PatternSequence) for h in heads):
