@@ -205,20 +205,23 @@ def _intersection_of(cases: Sequence[GroupCase]):
 # ---------------------------------------------------------------------------------------------
 # F71: the union's swap witness, kept by every head
 
-def heads_keep_swap(heads: Sequence, n: int, position: int, a: int, b: int) -> bool:
+def swap_ball(heads: Sequence, n: int, position: int) -> frozenset:
+    """B = {v : some head has the arc v → position} ∪ {position} (1 ≤ position ≤ n)."""
+    return frozenset(v for v in range(1, n + 1) if any(_sees(g, n, position, v) for g in heads))
+
+
+def heads_keep_swap(heads: Sequence, n: int, position: int, a: int, b: int, ball: Optional[frozenset] = None) -> bool:
     """σ = (a b) meets the view condition of every head at ``position`` with D = 2: a, b are not in the ball
     B = {v : some head has the arc v → position} ∪ {position}, and every head's N_h(v), v ∈ B, holds both of
-    a, b or neither. ``heads``: the heads' PatternGraphs at n."""
+    a, b or neither. ``heads``: the heads' PatternGraphs at n; ``ball``: B when the caller has it (swap_ball), for
+    many swaps at one position."""
     if not (1 <= position <= n and 1 <= a <= n and 1 <= b <= n) or a == b:
         return False
-
-    def sees(g, v: int, u: int) -> bool:  # v attends to u in head g
-        return u == v or g.complete or (u - 1) * n + (v - 1) in g.codes
-
-    ball = {v for v in range(1, n + 1) if any(sees(g, position, v) for g in heads)}
+    if ball is None:
+        ball = swap_ball(heads, n, position)
     if a in ball or b in ball:
         return False
-    return all(sees(g, v, a) == sees(g, v, b) for v in ball for g in heads)
+    return all(_sees(g, n, v, a) == _sees(g, n, v, b) for v in ball for g in heads)
 
 
 def _sizes(patterns: Sequence[Pattern], params: Mapping) -> Optional[tuple[int, int]]:
@@ -499,9 +502,10 @@ def _find_swap(patterns: Sequence[Pattern], n: sympy.Symbol, params: Mapping, mo
     base, heads = instance
     near = sorted(set(range(1, zone + 2)) | set(range(base - zone, base + 1)), key=lambda p: (min(p - 1, base - p), p))
     for i in near:
+        ball = swap_ball(heads, base, i)  # one ball per position, read by every pair tried there
         for x in near:
             for y in near:
-                if not (x < y and i not in (x, y)) or not heads_keep_swap(heads, base, i, x, y):
+                if not (x < y and i not in (x, y)) or not heads_keep_swap(heads, base, i, x, y, ball):
                     continue
                 if not swap_moves_a_head(heads, base, x, y):
                     continue
