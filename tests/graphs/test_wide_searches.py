@@ -404,3 +404,19 @@ def test_near_open_counts_kept_up_to_date_are_the_fresh_bincounts(patterns, n, s
         assert one.tobytes() == fresh_one.tobytes() and two.tobytes() == fresh_two.tobytes()
     with pytest.raises(AssertionError, match="joined the open set"):
         near.update(np.ones(n, dtype=bool))
+
+
+@pytest.mark.parametrize("words", [1, 4])
+def test_and_of_rows_is_numpy_s_reduction_and_leaves_the_rows(words):
+    """`arc_arrays._and_of_rows` (halvings, the later ones in place) against np.bitwise_and.reduce down the rows, for
+    even and odd lengths and strided samples; the rows read are not changed."""
+    from uapcheck.graphs.arc_arrays import _and_of_rows
+    rng = np.random.default_rng(words)
+    for n in [*range(1, 40), 255, 256, 257, 4097]:
+        rows = rng.integers(0, 2 ** 63, size=(n, words), dtype=np.int64).view(np.uint64) | np.uint64(1 << 63)
+        rows[rng.integers(0, n)] &= ~np.uint64(1)  # one row without bit 0
+        kept = rows.copy()
+        for view in (rows, rows[::3], rows[1::2]):
+            if len(view):
+                assert np.array_equal(_and_of_rows(view), np.bitwise_and.reduce(view, axis=0)), (n, words)
+        assert np.array_equal(rows, kept)
