@@ -152,12 +152,13 @@ def count_automorphisms(graph, color=None) -> int:
     vertices), so the string stays small enough to convert quickly."""
     from . import bliss
 
-    count = bliss.count(graph, color, BLISS_SPLITTING)
+    splittings: tuple[str, ...] = (BLISS_SPLITTING,)
     if graph.vcount() <= CROSS_CHECK_VERTICES:
-        again = bliss.count(graph, color, BLISS_CHECK_SPLITTING)
-        if again != count:
-            raise AutomorphismCountsDisagree(
-                f"BLISS counts {show_int(count)} automorphisms with the splitting heuristic {BLISS_SPLITTING!r} and "
-                f"{show_int(again)} with {BLISS_CHECK_SPLITTING!r} on a graph of {graph.vcount()} vertices: the "
-                "group's order is not established")
+        splittings += (BLISS_CHECK_SPLITTING,)
+    count, *again = bliss.counts(graph, color, splittings)   # the graph encoded once for both counts
+    if again and again[0] != count:
+        raise AutomorphismCountsDisagree(
+            f"BLISS counts {show_int(count)} automorphisms with the splitting heuristic {BLISS_SPLITTING!r} and "
+            f"{show_int(again[0])} with {BLISS_CHECK_SPLITTING!r} on a graph of {graph.vcount()} vertices: the "
+            "group's order is not established")
     return count

@@ -30,48 +30,57 @@ so such a graph's encoding has about as many vertices as the graph, not three ti
 from __future__ import annotations
 
 import sys
+from itertools import compress
 from typing import Optional, Sequence
+
+from .lazy import igraph  # a stand-in: igraph (without numpy or matplotlib) is imported on first use
 
 #: BLISS's splitting heuristic for every call (see uapcheck/bignum.py for why not an "m" one)
 SPLITTING = "fl"
 
 
 def _encoded(graph, color: Optional[Sequence[int]]):
-    """The graph itself when it is undirected, else its undirected encoding (module docstring), with colours."""
+    """The graph itself when it is undirected, else its undirected encoding (module docstring), with colours.
+    The arcs are read once, the degrees taken by igraph, the edges and colours made by comprehensions: the same
+    vertices, edges in the same order and colours as the loop it replaced (kept in
+    tests/graphs/test_bliss_encoding_identity.py)."""
     if not graph.is_directed():
         return graph, (list(color) if color is not None else None)
-    from .lazy import igraph  # without numpy or matplotlib (uapcheck/lazy.py)
-
     n = graph.vcount()
     if graph.ecount() >= ARRAY_ARCS and "numpy" in sys.modules:
         return _encoded_on_arrays(graph, color)
-    base = list(color) if color is not None else [0] * n
     arcs = graph.get_edgelist()
-    indegree, outdegree = [0] * n, [0] * n
-    looped = [False] * n
-    tail_of, head_of = [0] * n, [0] * n   # a vertex's one in-neighbour and one out-neighbour (read when the degree is 1)
-    for u, v in arcs:
-        outdegree[u] += 1
-        indegree[v] += 1
-        head_of[u] = v
-        tail_of[v] = u
-        if u == v:
-            looped[u] = True
-    one_one = [indegree[v] == 1 and outdegree[v] == 1 and not looped[v] for v in range(n)]
-    path = [one_one[v] and not one_one[tail_of[v]] and not one_one[head_of[v]] for v in range(n)]
-    colours = [4 * c + 3 if p else 4 * c for c, p in zip(base, path)]
-    in_end = list(range(n))   # the head end of each vertex: its in, or the path vertex itself
-    edges = []
-    for v in range(n):
-        if not path[v]:
-            mid, in_ = len(colours), len(colours) + 1
-            colours += [4 * base[v] + 2, 4 * base[v] + 1]
-            edges += [(v, mid), (mid, in_)]
-            in_end[v] = in_
+    colours = [4 * c for c in color] if color is not None else [0] * n
+    path = _path_vertices(graph, n, arcs)
+    if path:
+        triple: Sequence[int] = [v for v in range(n) if v not in path]
+        for v in path:
+            colours[v] += 3
+        in_end = list(range(n))   # the head end of each vertex: its in, or the path vertex itself
+        for v, mid in zip(triple, range(n, 3 * n, 2)):
+            in_end[v] = mid + 1
+    else:
+        triple = range(n)
+        in_end = list(range(n + 1, 3 * n, 2))
+    # triple k (in increasing order of its vertex v) gets mid(v) = n + 2k and in(v) = n + 2k + 1
+    edges = [e for v, mid in zip(triple, range(n, 3 * n, 2)) for e in ((v, mid), (mid, mid + 1))]
+    colours += [x for c in (colours[v] for v in triple) for x in (c + 2, c + 1)] if path else \
+        [x for c in colours for x in (c + 2, c + 1)]
     edges += [(u, in_end[v]) for u, v in arcs]   # the tail end of u is u itself: its out, or the path vertex
     encoded = igraph.Graph.__new__(igraph.Graph)
     igraph.GraphBase.__init__(encoded, len(colours), edges, False)  # lazy.digraph's constructor, undirected
     return encoded, colours
+
+
+def _path_vertices(graph, n: int, arcs) -> set[int]:
+    """The path vertices (module docstring): one arc in, one out, no loop, and neither neighbour so."""
+    one_one = [i == 1 == o for i, o in zip(graph.indegree(), graph.outdegree())]
+    if True not in one_one:
+        return set()
+    head_of = dict(arcs)                    # the one out-neighbour, at a vertex of out-degree 1
+    tail_of = {v: u for u, v in arcs}       # the one in-neighbour, at a vertex of in-degree 1
+    # a vertex whose one arc is a loop is its own neighbour, one_one: not a path vertex, and nobody else's neighbour
+    return {v for v in compress(range(n), one_one) if not one_one[tail_of[v]] and not one_one[head_of[v]]}
 
 
 #: From this many arcs on (numpy already imported), the encoding is made on arrays (`_encoded_on_arrays`): the same
@@ -120,13 +129,16 @@ def _encoded_on_arrays(graph, color: Optional[Sequence[int]]):
 
 def count(graph, color: Optional[Sequence[int]] = None, splitting: str = SPLITTING) -> int:
     """|Aut| of the coloured graph, exactly (BLISS's decimal string, converted without Python's digit limit)."""
-    import sys
+    return counts(graph, color, (splitting,))[0]
 
+
+def counts(graph, color: Optional[Sequence[int]], splittings: Sequence[str]) -> list[int]:
+    """`count` under each splitting heuristic in turn, on one encoding of the graph (made once, not once a count)."""
     encoded, colours = _encoded(graph, color)
     limit = sys.get_int_max_str_digits()
     sys.set_int_max_str_digits(0)
     try:
-        return int(encoded.count_automorphisms(sh=splitting, color=colours))
+        return [int(encoded.count_automorphisms(sh=splitting, color=colours)) for splitting in splittings]
     finally:
         sys.set_int_max_str_digits(limit)
 
