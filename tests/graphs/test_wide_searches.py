@@ -420,3 +420,22 @@ def test_and_of_rows_is_numpy_s_reduction_and_leaves_the_rows(words):
             if len(view):
                 assert np.array_equal(_and_of_rows(view), np.bitwise_and.reduce(view, axis=0)), (n, words)
         assert np.array_equal(rows, kept)
+
+
+@pytest.mark.parametrize("patterns,n", [(["window(1) + random(2, seed=1)", "window(1) + random(2, seed=2)"], 400),
+                                        (["window(2) + global(1)", "random(2, seed=0)", "window(1)"], 300)])
+def test_arc_arrays_of_several_heads_read_off_the_kept_union_are_the_same(patterns, n, monkeypatch):
+    """Several large heads: ArcArrays reads the union `build.union_graph` keeps (its codes, endpoints and compressed
+    rows, shared with the connectivity searches) instead of making them from the heads' codes: the same arrays."""
+    from uapcheck.graphs import build
+    from uapcheck.graphs import view_refine
+    monkeypatch.setattr(build, "UNION_KEPT_MIN_ARCS", 0)  # every union of several heads kept, as large ones are
+    graphs = _graphs(patterns, n)
+    assert view_refine._kept_union(graphs) is build.union_graph(graphs)
+    kept = ArcArrays(graphs)
+    monkeypatch.setattr(view_refine, "_kept_union", lambda distinct: None)
+    made = ArcArrays(graphs)
+    for name in ("codes", "src", "dst", "out_ptr", "out_to", "in_ptr", "in_from", "label", "indegree"):
+        a, b = getattr(kept, name), getattr(made, name)
+        assert a.dtype == b.dtype and np.array_equal(a, b), name
+    assert all(np.array_equal(a, b) for a, b in zip(kept.head_indeg, made.head_indeg))

@@ -48,6 +48,17 @@ def _mix(x, fresh: bool = False):
     return x
 
 
+def _kept_union(distinct: Sequence[PatternGraph]) -> Optional[PatternGraph]:
+    """The union of several large heads as `build.union_graph` keeps it (None for one head, a complete head or a
+    union below `build.UNION_KEPT_MIN_ARCS`): its sorted codes are the union's codes, and its compressed rows the
+    same arrays the union's searches read."""
+    from .build import UNION_KEPT_MIN_ARCS, union_graph
+    if len(distinct) < 2 or any(g.complete for g in distinct) or \
+            sum(g.num_arcs for g in distinct) <= UNION_KEPT_MIN_ARCS:
+        return None
+    return union_graph(distinct)
+
+
 class ArcArrays:
     """The union graph of the distinct heads as numpy arrays: arcs (``src`` → ``dst``, 0-based, sorted
     by code) with ``label`` the bitmask of the heads that contain the arc; per head its sorted codes and
@@ -61,15 +72,20 @@ class ArcArrays:
         n = distinct[0].n
         self.n = n
         self.head_codes = [code_array(g) for g in distinct]
-        codes = union_codes(distinct)
+        kept = _kept_union(distinct)
+        codes = union_codes(distinct) if kept is None else code_array(kept)  # the same sorted codes
         self.codes = codes
         label = np.zeros(len(codes), dtype=np.uint64)
-        if len(distinct) == 1:
-            # one graph: its cached endpoints and lists, the same values as below (the diameter's searches made them),
-            # so the far sets' searches also find the padded rows those searches laid out
-            self.src, self.dst = code_endpoints(distinct[0])
-            self.out_ptr, self.out_to = graph_csr(distinct[0], "out")
-            self.in_ptr, self.in_from = graph_csr(distinct[0], "in")
+        if len(distinct) == 1 or kept is not None:
+            # one graph, or the union the connectivity analysis keeps for several: its cached endpoints and lists, the
+            # same values as below (the diameter's searches made them), so the far sets' searches also find the padded
+            # rows those searches laid out
+            whole = distinct[0] if kept is None else kept
+            self.src, self.dst = code_endpoints(whole)
+            self.out_ptr, self.out_to = graph_csr(whole, "out")
+            self.in_ptr, self.in_from = graph_csr(whole, "in")
+            for h, hc in enumerate(self.head_codes if kept is not None else ()):
+                label[np.searchsorted(codes, hc)] |= np.uint64(1) << np.uint64(h)
         else:
             self.src, self.dst = codes // n, codes % n
             for h, hc in enumerate(self.head_codes):
