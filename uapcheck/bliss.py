@@ -50,6 +50,10 @@ def _encoded(graph, color: Optional[Sequence[int]]):
     if graph.ecount() >= ARRAY_ARCS and "numpy" in sys.modules:
         return _encoded_on_arrays(graph, color)
     arcs = graph.get_edgelist()
+    key = (n, arcs, list(color) if color is not None else None)
+    global _last
+    if _last is not None and _last[0] == key:
+        return _last[1]
     colours = [4 * c for c in color] if color is not None else [0] * n
     path = _path_vertices(graph, n, arcs)
     if path:
@@ -69,7 +73,16 @@ def _encoded(graph, color: Optional[Sequence[int]]):
     edges += [(u, in_end[v]) for u, v in arcs]   # the tail end of u is u itself: its out, or the path vertex
     encoded = igraph.Graph.__new__(igraph.Graph)
     igraph.GraphBase.__init__(encoded, len(colours), edges, False)  # lazy.digraph's constructor, undirected
+    _last = (key, (encoded, colours)) if len(arcs) < CACHE_ARCS else None
     return encoded, colours
+
+
+#: The last directed graph encoded (fewer than CACHE_ARCS arcs): its vertex count, arcs in order and colours, and its
+#: encoding. A rooted view is counted (two splitting heuristics) and then labelled canonically: the labelling finds
+#: the encoding here. The key is the graph's content, compared in full (the encoding is a function of it alone), never
+#: its identity: a graph changed in between, or another graph alike, gets the encoding of what it holds.
+_last: Optional[tuple] = None
+CACHE_ARCS = 50_000
 
 
 def _path_vertices(graph, n: int, arcs) -> set[int]:

@@ -92,3 +92,29 @@ def test_an_undirected_graph_and_its_colours_pass_through():
     encoded, encoded_colours = bliss._encoded(graph, colours)
     assert encoded is graph and encoded_colours == [2, 0, 2]
     assert bliss._encoded(graph, None) == (graph, None)
+
+
+def test_the_last_encoding_is_kept_for_the_same_content_only():
+    graph = digraph(4, [(0, 1), (1, 2), (2, 3), (3, 0), (0, 2)])
+    first = bliss._encoded(graph, [0, 1, 0, 1])
+    assert bliss._encoded(graph, (0, 1, 0, 1))[0] is first[0]   # counted, then labelled: encoded once
+    alike = digraph(4, graph.get_edgelist())
+    assert bliss._encoded(alike, [0, 1, 0, 1])[0] is first[0]   # the content, not the object, is the key
+    recoloured = bliss._encoded(graph, [0, 1, 1, 0])
+    assert recoloured[0] is not first[0] and recoloured[1] == _reference_encoded(graph, [0, 1, 1, 0])[2]
+    graph.add_edges([(1, 3)])   # the same object, changed: encoded afresh
+    count, edges, colours = _reference_encoded(graph, [0, 1, 1, 0])
+    encoded, encoded_colours = bliss._encoded(graph, [0, 1, 1, 0])
+    assert encoded.get_edgelist() == igraph.Graph(n=count, edges=edges).get_edgelist() and encoded_colours == colours
+    assert bliss.count(graph, [0, 1, 1, 0]) == bliss.count(digraph(4, graph.get_edgelist()), [0, 1, 1, 0])
+    # the order of the arcs is part of the key: the encoding's edges follow it
+    reordered = digraph(4, graph.get_edgelist()[::-1])
+    count, edges, _ = _reference_encoded(reordered, [0, 1, 1, 0])
+    again = bliss._encoded(reordered, [0, 1, 1, 0])[0].get_edgelist()
+    assert again == igraph.Graph(n=count, edges=edges).get_edgelist() != encoded.get_edgelist()
+
+
+def test_a_graph_of_many_arcs_is_not_kept(monkeypatch):
+    monkeypatch.setattr(bliss, "CACHE_ARCS", 3)
+    graph = digraph(4, [(0, 1), (1, 2), (2, 3), (3, 0)])
+    assert bliss._encoded(graph, None)[0] is not bliss._encoded(graph, None)[0]
