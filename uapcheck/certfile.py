@@ -642,7 +642,8 @@ def _mixer_data(step: proof.Step, spec) -> Optional[dict]:
         if step.rule == "SEQ-LAYERS":
             data["view witness"] = _seq_witness(ev.get("view witness"), spec)
         return data
-    if step.rule in ("SEQ-ALTERNATION-GROUP", "SEQ-ALTERNATION-LAYERS", "SEQ-CAUSAL-FORM", "SEQ-CAUSAL-SINKS",
+    if step.rule in ("SEQ-ALTERNATION-GROUP", "SEQ-ALTERNATION-LAYERS", "SEQ-WINDOWS-GROUP", "SEQ-WINDOWS-LAYERS",
+                     "SEQ-CAUSAL-FORM", "SEQ-CAUSAL-SINKS",
                      "SEQ-CAUSAL-CHUNKS"):
         # §21.7: the closed forms' data; §21.8: C from the range's start on, and the pieces below
         kernel = dict(getattr(step, "certificate_json", None) or {})

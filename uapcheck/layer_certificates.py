@@ -974,3 +974,111 @@ class AlternationCount(Certificate):
             out["witness"] = {"position": w.position, "depth": w.depth, "a": w.a,
                               "exchange": "the residue classes of a and a + 1" if w.exchange else "(a a + 1)"}
         return out
+
+
+# ---------------------------------------------------------------------------------------------
+# Per-layer two-sided windows at any n (docs/theory.md §21.12, Theorems F231–F234, Lemma AO)
+
+
+def _windows_json(layers: Any, n: Any) -> dict:
+    return {"widths": list(layers.widths), "periodic": layers.periodic, "n": n}
+
+
+@dataclass(frozen=True)
+class WindowsGroup(Certificate):
+    """G = the reflection (Theorem F232): at an integer n, n ≥ 2w_* + 1 and n ≥ 3 recomputed from the widths; at a
+    symbolic n, the range's start `start` at least max(3, 2w_* + 1)."""
+    layers: Any  # graphs.layers_windows.WindowLayers
+    n: Any  # an int, or the symbolic length's name
+    start: Optional[int]  # the range's first length at a symbolic n
+    kind = "layer-windows-group"
+
+    def check(self) -> None:
+        from .graphs.layers_windows import is_reflection, least_positive
+        w = least_positive(self.layers)
+        if w is None:
+            raise CertificateRejected("WindowsGroup: every layer has width 0: G is S_n")
+        if isinstance(self.n, int):
+            if not is_reflection(self.layers, self.n):
+                _reject(WindowsGroup, f"n = {self.n} is below 2w_* + 1 = {2 * w + 1} (or below 3): G is larger")
+        elif self.start is None or self.start < max(3, 2 * w + 1):
+            _reject(WindowsGroup, f"the range must start at n ≥ max(3, 2w_* + 1) = {max(3, 2 * w + 1)}")
+
+    def to_json(self) -> Any:
+        from .graphs.layers_windows import least_positive
+        out = {"kind": self.kind, "theorem": "F232", **_windows_json(self.layers, self.n), "name": "reflection",
+               "order": 2, "least positive width": least_positive(self.layers)}
+        if self.start is not None:
+            out["from"] = self.start
+        return out
+
+
+@dataclass(frozen=True)
+class WindowsCount(Certificate):
+    """D_Φ (Theorem F231) and the least count (Theorem F233 through Lemma AO at the layer `pinned`), or for a finite list
+    that never connects (`depth` None) the pair (1, n) not reached (Theorem F234). At an integer n: D_Φ recomputed by
+    R(m), the pair (1, n) at distance n − 1 > R(D_Φ − 1), and Lemma AO's premises at the pinned layer; at a symbolic n:
+    the formula equal to Σ_r ⌈(n − 1 − S_r)/P⌉ and read against R(m) at every n ≤ 200, the pinned layer ℓ₁ and the
+    start max(3, 2u + 1)."""
+    layers: Any  # graphs.layers_windows.WindowLayers
+    n: Any
+    depth: Any  # an int, a SymPy expression (symbolic n), or None (never connected within a finite list)
+    pinned: Optional[int]
+    start: Optional[int]
+    kind = "layer-windows-count"
+
+    def check(self) -> None:
+        if isinstance(self.n, int):
+            self._check_concrete()
+        else:
+            self._check_symbolic()
+
+    def _check_concrete(self) -> None:
+        from .graphs.layers_windows import is_reflection, reach_depth
+        L, n = self.layers, self.n
+        d = reach_depth(L, n)
+        if d != self.depth:
+            _reject(WindowsCount, f"D_Φ is {d} by R(m), not {self.depth}")
+        if d is None:
+            if L.reach(len(L.widths)) >= n - 1 or L.periodic:
+                _reject(WindowsCount, "the network's layers reach every position")
+            return
+        if d >= 1 and L.reach(d - 1) >= n - 1:
+            _reject(WindowsCount, f"x_{n} reaches position 1 within {d - 1} layers")
+        if self.pinned is None or not is_reflection(L, n) or not _lemma_ao(L, n, d, self.pinned):
+            _reject(WindowsCount, f"Lemma AO's premises fail at layer {self.pinned} and depth {d}")
+
+    def _check_symbolic(self) -> None:
+        import sympy
+        from .graphs.layers_windows import reach_depth, symbolic_form
+        L = self.layers
+        form = symbolic_form(L, str(self.n))
+        if form is None or sympy.simplify(form.layers - self.depth) != 0:
+            raise CertificateRejected("WindowsCount: the formula is not Σ_r ⌈(n − 1 − S_r)/P⌉ for these widths")
+        if self.pinned != form.first_wide or self.start is None or self.start < form.start:
+            raise CertificateRejected(f"WindowsCount: the range must start at max(3, 2u + 1) = {form.start} with "
+                                      f"layer {form.first_wide}")
+        n = sympy.Symbol(str(self.n), integer=True, positive=True)
+        for k in (*range(max(2, self.start), 201), 10 ** 6 + 3):
+            if int(self.depth.xreplace({n: k})) != reach_depth(L, k):
+                _reject(WindowsCount, f"the formula is not D_Φ at n = {k}")
+
+    def to_json(self) -> Any:
+        from .certfile import _tree
+        d = self.depth if self.depth is None or isinstance(self.depth, int) else _tree(self.depth)
+        out = {"kind": self.kind, "theorem": "F234" if self.depth is None else "F233",
+               **_windows_json(self.layers, self.n), "D_Φ": d, "pinned layer": self.pinned}
+        if self.depth is not None:
+            out.update({"layers": d, "least": True})
+        if self.start is not None:
+            out["from"] = self.start
+        return out
+
+
+def _lemma_ao(L: Any, n: int, m: int, ell: int) -> bool:
+    """Lemma AO's premises at depth m and layer ℓ ≤ m, with n ≥ 2w_ℓ + 1 (written from the lemma, not from the
+    engine's search)."""
+    if not 1 <= ell <= m:
+        return False
+    w, r = L.width(ell), L.reach(m) - L.reach(ell)
+    return w >= 1 and n >= 2 * w + 1 and r + w >= n - 2 and n <= 2 * r + 2

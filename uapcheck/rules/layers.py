@@ -40,6 +40,9 @@ MAX_PERIOD = 256
 #: graphs it holds fit the file's resources (build.sequence_fit names the length that would fit).
 MAX_SEQ_N = 1024
 SUM_TARGET = "F(X)_k = x_1 + ... + x_n at every position k"
+#: What a symbolic n covers for equivariant targets (docs/theory.md §21.12), the reason named elsewhere
+SYMBOLIC_COVERED = ("per-layer patterns need an integer `tokens N` (at a symbolic n only one head with a `periodic` "
+                    "list of non-cyclic windows of integer widths is decided, docs/theory.md §21.12)")
 
 
 def has_sequence(spec: S.Spec) -> bool:
@@ -302,6 +305,11 @@ def _closed_form_or_beyond_the_plan(spec: S.Spec, desc: str, undecided):
         alternation = _alternation_outcome(spec, desc)
         if alternation is not None:
             return alternation
+        if spec.target != "causal":
+            from .layers_windows import windows_outcome
+            windows = windows_outcome(spec, desc)  # §21.12: per-layer two-sided windows by arithmetic
+            if windows is not None:
+                return windows
     try:
         fit_sequence(spec)
     except GraphTooLarge as exc:
@@ -318,7 +326,11 @@ def _symbolic_n(spec: S.Spec, desc: str, undecided):
     if spec.target == "causal":
         reason = "per-layer patterns need an integer `tokens N` for their group"
         return PatternOutcome(group_undecided(desc, reason), None, (), None, None, None)
-    return undecided("per-layer patterns need an integer `tokens N`")
+    from .layers_windows import windows_outcome
+    windows = windows_outcome(spec, desc)  # §21.12: a periodic list of two-sided windows at any n
+    if windows is not None:
+        return windows
+    return undecided(SYMBOLIC_COVERED)
 
 
 def layered_premises(spec: S.Spec):

@@ -620,8 +620,10 @@ def lengths(ctx, s) -> str:
     got = [x["n"] for x in listed]
     if want is None or got != want:
         raise Reject(f"the lengths below the range are {want}, the step states {got}")
-    if ctx.spec.mixer is not None:
-        return _mixer_lengths(ctx, listed, got)
+    special = _mixer_lengths if ctx.spec.mixer is not None else _layer_lengths if any(
+        type(h.pattern).__name__ == "PatternSequence" for h in ctx.spec.heads) else None
+    if special is not None:  # a convolution mixer (§22), per-layer patterns (§21)
+        return special(ctx, listed, got)
     budget = ctx.spec.layers
     for x, value, verdict, layers in _decisive(listed):
         if _not_allowed(ctx, value):
@@ -649,6 +651,62 @@ def lengths(ctx, s) -> str:
             "labelled arcs, order by Schreier–Sims) and the count checked against the rooted views at that n, or, for "
             "one symmetric head, a swap witness or Theorem F111's far-adjacency table on the verifier's arcs "
             "(D layers only when no view witness exists, D + 1 stated least only when one does)")
+
+
+def _layer_depth(L) -> "int | None":
+    """D_Φ of the verifier's per-layer arcs: the least m with In_m(i) = [n] for every i (None: not within the network's
+    depth, or not within n periods of a periodic list, after which the reach no longer changes)."""
+    from . import layer_views
+    full = (1 << (L.n + 1)) - 2
+    top = L.limit if L.limit is not None else (L.n + 1) * L.period
+    for m in range(0, top + 1):
+        if all(mask == full for mask in layer_views.reach(L, m)[1:]):
+            return m
+    return None
+
+
+def _layer_lengths(ctx, listed, got) -> str:
+    """Per-layer patterns' lengths below the range (docs/theory.md §21): at each one, on the verifier's own arcs, D_Φ
+    by the reach recurrence (NOT-UAP only where the network's layers never connect), G's order by nauty's generators,
+    no view witness at the stated count (§21.4's rooted views, with nauty) and, where it is above max(D_Φ, 1) and
+    stated least, a witness one layer below."""
+    from dataclasses import replace
+
+    from . import groups, layer_views
+    from .check import Reject, Trust
+    from .views import NoNauty
+    for x, value, verdict, layers in _decisive(listed):
+        try:
+            L = layer_views.build(replace(ctx.spec, tokens=value))
+        except layer_views.NotLayered as exc:
+            raise Trust(f"the lengths below the range: n = {value}: {exc}") from None
+        d = _layer_depth(L)
+        if verdict == "NOT-UAP":
+            if d is not None:
+                raise Trust(f"n = {value}: stated NOT-UAP with the layers connected within {d}: a view witness at the "
+                            "whole depth is not re-derived here")
+            continue
+        if d is None or layers < max(d, 1) or (L.limit is not None and layers > L.limit):
+            raise Reject(f"n = {value}: stated UAP with {layers} layers, but the reach gives D_Φ = {d}")
+        gens, method = groups.full_generators(L.labels(), value, "none")
+        if gens is None:
+            raise Trust(f"the lengths below the range: n = {value}: the group is not re-derived ({method})")
+        if x.get("order") != groups.order(gens, value):
+            raise Reject(f"n = {value}: the group stated has order {x.get('order')}, the layers' arcs "
+                         f"{groups.order(gens, value)} symmetries ({method})")
+        try:
+            problem = layer_views.no_witness(L, layers, gens)
+            below = layer_views.no_witness(L, layers - 1, gens) if x.get("least") and layers > max(d, 1) else "-"
+        except NoNauty as exc:
+            raise Trust(f"the lengths below the range: n = {value}: {exc}") from None
+        if problem:
+            raise Reject(f"n = {value}: {layers} layers do not suffice: {problem}")
+        if not below:
+            raise Reject(f"n = {value}: {layers} layers stated least, but no view witness exists at depth {layers - 1}")
+    return (f"; the lengths below the range, n = {', '.join(map(str, got))}, are exactly those no stated condition "
+            "covers, and at each the verifier's own per-layer arcs give the stated verdict: D_Φ by the reach "
+            "recurrence, G's order by nauty's generators (Schreier–Sims), no view witness at the stated count and one "
+            "below it where the count is above D_Φ and stated least (§21.4's rooted views, with nauty)")
 
 
 def _decisive(listed):

@@ -1,0 +1,206 @@
+"""Per-layer two-sided windows at any n, for the verifier (docs/theory.md §21.12, Theorems F231–F234, Lemma AO).
+Written here from the statements, not from the engine (uapcheck/graphs/layers_windows.py).
+
+The verifier's own reading of the file: one head whose pattern is a `periodic` or `sequence` list of non-cyclic
+`window(w)` with integer widths w ≥ 0 (a budget `layers M` cutting it). Then, without arcs:
+
+    F231  x_j reaches i within m layers iff |i − j| ≤ R(m) (R(m) the first m widths' sum): D_Φ is counted here layer
+          by layer, and at a symbolic n the stated formula is read at every n from the start up to 200 and at 10⁶ + 3
+          against that count.
+    F232  G is the reflection iff n ≥ 2w_* + 1 (w_* the least positive width); Aut(window(w_*)) is compared with the
+          reflection by nauty on the verifier's own arcs at 2w_* + 1 … 2w_* + 3 when nauty is there.
+    F233  Lemma AO's premises at the stated layer ℓ and depth D_Φ: w_ℓ ≥ 1, n ≥ 2w_ℓ + 1, r + w_ℓ ≥ n − 2 and
+          n ≤ 2r + 2 with r = R(D_Φ) − R(ℓ); at a symbolic n, ℓ is the first layer of positive width and the start is
+          at least max(3, 2u + 1), u its width (then the premises hold at every n of the range: r + u = R(D_Φ) ≥ n − 1
+          and 2r + 2 ≥ 2n − 2u ≥ n).
+    F234  a finite list whose widths sum below n − 1: x_n never reaches position 1.
+"""
+from __future__ import annotations
+
+from typing import Optional
+
+import sympy
+
+from .. import spec as S
+from .check import VERIFIED, Reject, checker
+
+
+class NotWindows(Exception):
+    pass
+
+
+class Windows:
+    def __init__(self, widths: list[int], periodic: bool):
+        self.widths, self.periodic = widths, periodic
+
+    def width(self, layer: int) -> int:
+        return self.widths[(layer - 1) % len(self.widths)]
+
+    def R(self, m: int) -> int:
+        """The first m widths' sum, counted layer by layer (a periodic list repeats)."""
+        out = 0
+        for layer in range(1, m + 1):
+            out += self.width(layer)
+        return out
+
+    def depth(self, n: int) -> Optional[int]:
+        """The least m with R(m) ≥ n − 1 among the network's layers (period by period, then layer by layer)."""
+        if n <= 1:
+            return 0
+        p, P = len(self.widths), sum(self.widths)
+        if self.periodic:
+            if P == 0:
+                return None
+            full = max(0, (n - 1) // P - 1)  # whole periods that stay below n − 1
+            m, total = full * p, full * P
+        else:
+            m, total = 0, 0
+        while total < n - 1:
+            m += 1
+            if not self.periodic and m > p:
+                return None
+            total += self.width(m)
+        return m
+
+
+def read(spec: S.Spec) -> Windows:
+    if len(spec.heads) != 1:
+        raise NotWindows("more than one head")
+    h = spec.heads[0]
+    pat = h.pattern
+    if not isinstance(pat, S.PatternSequence) or h.bias is not None or h.position is not None:
+        raise NotWindows("not a per-layer list without bias or position term")
+    widths = []
+    for p in pat.patterns:
+        if not isinstance(p, S.Window) or p.cyclic or not isinstance(p.w, int) or isinstance(p.w, bool) or p.w < 0:
+            raise NotWindows("a layer is not a non-cyclic window of integer width")
+        widths.append(int(p.w))
+    periodic = pat.periodic
+    budget = spec.layers if isinstance(spec.layers, int) and not isinstance(spec.layers, bool) else None
+    if budget is not None:
+        widths = [widths[(k - 1) % len(widths)] if periodic else widths[k - 1]
+                  for k in range(1, min(budget, len(widths) if not periodic else budget) + 1)]
+        periodic = False
+    return Windows(widths, periodic)
+
+
+def _reading(ctx, data: dict) -> Windows:
+    try:
+        W = read(ctx.spec)
+    except NotWindows as exc:
+        raise Reject(f"the layers are not two-sided windows of Theorem F231: {exc}") from None
+    if (data.get("widths"), data.get("periodic")) != (W.widths, W.periodic):
+        raise Reject("the step's widths are not the input's")
+    if data.get("n") != ctx.spec.tokens:
+        raise Reject("the step's length is not the input's")
+    return W
+
+
+def _least_positive(W: Windows) -> int:
+    w = min((x for x in W.widths if x > 0), default=None)
+    if w is None:
+        raise Reject("every layer has width 0")
+    return w
+
+
+def _instance(w: int) -> str:
+    """Aut(window(w)) against the reflection at 2w + 1 … 2w + 3 on the verifier's own arcs (nauty, or brute force);
+    '' when the size is past what is instance-tested."""
+    from . import groups
+    if 2 * w + 3 > 200:
+        return ""
+    tested = []
+    for m in range(2 * w + 1, 2 * w + 4):
+        lab = {(j, i): ((0, 0),) for i in range(1, m + 1) for j in range(max(1, i - w), min(m, i + w) + 1) if j != i}
+        order, method = groups.full_order(lab, m, "none")
+        if order is None:
+            return ""
+        if order != 2:
+            raise Reject(f"Aut(window({w})) has order {order} at n = {m} ({method}), not the reflection's 2")
+        tested.append(m)
+    return f"; Aut(window({w})) is the reflection on the verifier's own arcs at n = {', '.join(map(str, tested))}"
+
+
+@checker("SEQ-WINDOWS-GROUP")
+def windows_group(ctx, s):
+    if s["status"] != "proved":
+        raise Reject("SEQ-WINDOWS-GROUP only concludes `proved`")
+    data = s.get("data") or {}
+    W = _reading(ctx, data)
+    w = _least_positive(W)
+    if (data.get("name"), data.get("order"), data.get("least positive width")) != ("reflection", 2, w):
+        raise Reject("the group, its order or w_* is not the theorem's")
+    n = ctx.spec.tokens
+    if isinstance(n, int):
+        if n < 3 or n < 2 * w + 1:
+            raise Reject(f"n = {n} is below 2w_* + 1 = {2 * w + 1}: G is larger than the reflection")
+        where = f"n = {n} ≥ 2w_* + 1 = {2 * w + 1}"
+    else:
+        start = data.get("from")
+        if not isinstance(start, int) or start < max(3, 2 * w + 1):
+            raise Reject(f"the range must start at n ≥ max(3, 2w_* + 1) = {max(3, 2 * w + 1)}")
+        where = f"the range n ≥ {start} is within n ≥ 2w_* + 1 = {2 * w + 1}"
+    return VERIFIED, (f"Theorem F232: {where}, so window({w}) alone has only the reflection (§11.5), which keeps every "
+                      f"window{_instance(w)}")
+
+
+@checker("SEQ-WINDOWS-LAYERS")
+def windows_layers(ctx, s):
+    if s["status"] != "proved":
+        raise Reject("SEQ-WINDOWS-LAYERS only concludes `proved`")
+    data = s.get("data") or {}
+    W = _reading(ctx, data)
+    n = ctx.spec.tokens
+    if data.get("theorem") == "F234":
+        if not isinstance(n, int) or W.periodic or W.R(len(W.widths)) >= n - 1:
+            raise Reject("the network's layers reach every position (or n is symbolic)")
+        return VERIFIED, (f"Theorem F234: the {len(W.widths)} widths sum to {W.R(len(W.widths))} < n − 1, so x_{n} "
+                          "never reaches position 1 and the sum target is not approximable")
+    if data.get("theorem") != "F233" or data.get("least") is not True:
+        raise Reject("the step's theorem or least flag is not F233's")
+    if isinstance(n, int):
+        return VERIFIED, _concrete(W, n, data)
+    return VERIFIED, _symbolic(ctx, W, n, data)
+
+
+def _ao(W: Windows, n: int, m: int, ell: object) -> bool:
+    if not isinstance(ell, int) or not 1 <= ell <= m:
+        return False
+    w, r = W.width(ell), W.R(m) - W.R(ell)
+    return w >= 1 and n >= 2 * w + 1 and r + w >= n - 2 and n <= 2 * r + 2
+
+
+def _concrete(W: Windows, n: int, data: dict) -> str:
+    d = W.depth(n)
+    if d is None or (data.get("D_Φ"), data.get("layers")) != (d, d):
+        raise Reject(f"D_Φ is {d} by the widths, not {data.get('D_Φ')}")
+    ell = data.get("pinned layer")
+    if not isinstance(ell, int) or not _ao(W, n, d, ell):
+        raise Reject(f"Lemma AO's premises fail at layer {ell} and depth {d}")
+    return (f"Theorem F231: R({d}) = {W.R(d)} ≥ n − 1 > R({d - 1}) = {W.R(d - 1)}; Lemma AO's premises hold at layer "
+            f"{ell} (width {W.width(ell)}, n ≥ {2 * W.width(ell) + 1}), so {d} layers are least (Theorem F233)")
+
+
+def _symbolic(ctx, W: Windows, name: str, data: dict) -> str:
+    from .trees import TreeError, decode
+    if not W.periodic:
+        raise Reject("a finite list at a symbolic n is outside Theorem F233")
+    first = next((q for q in range(1, len(W.widths) + 1) if W.widths[q - 1] >= 1), None)
+    if first is None:
+        raise Reject("every layer has width 0")
+    start = data.get("from")
+    u = W.widths[first - 1]
+    if data.get("pinned layer") != first or not isinstance(start, int) or start < max(3, 2 * u + 1):
+        raise Reject(f"the range must start at max(3, 2u + 1) = {max(3, 2 * u + 1)} with layer {first}")
+    try:
+        formula = decode(data.get("layers"), ctx.symbols)
+    except TreeError as exc:
+        raise Reject(f"the formula: {exc}") from None
+    sym = next((x for x in getattr(formula, "free_symbols", ()) if getattr(x, "name", None) == name), None)
+    for k in (*range(start, 201), 10 ** 6 + 3):
+        got = formula if sym is None else formula.xreplace({sym: k})
+        if sympy.Integer(W.depth(k)) != sympy.sympify(got, strict=True):  # safe: strict (a decoded tree)
+            raise Reject(f"the formula is not D_Φ at {name} = {k}")
+    return (f"Theorem F231: the formula equals D_Φ counted from the widths at every {name} from {start} to 200 and at "
+            f"10⁶ + 3; from {name} = {start} ≥ 2u + 1 = {2 * u + 1} on Lemma AO holds at layer {first} (r + u = "
+            "R(D_Φ) ≥ n − 1, 2r + 2 ≥ 2n − 2u ≥ n), so D_Φ layers are least (Theorem F233)")
