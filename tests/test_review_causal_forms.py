@@ -380,7 +380,7 @@ def test_f128_symbolic_statements_against_the_brute_force_and_concrete_runs():
     it against the brute force at n ≤ 7, and against concrete runs up to 40 and at one n in 1,025…1,100."""
     rng = random.Random(1281)
     seen = {"decided": 0, "brute": 0, "concrete": 0}
-    for _ in range(200):
+    for _ in range(sample_size(100, 200)):  # 44 files decided in the normal run's 100, 72 in all 200
         fam = random_interval_family(rng, sinks=True, kinds=("periodic",))
         if not any(h[1] for b in fam.blocks for h in b):
             continue
