@@ -1,8 +1,9 @@
 """bench/audit_sizes.py's options: `--budget` is the checker's own budget, passed to `uapcheck --budget`, and
 `--timeout` the wall-clock time after which the audit kills a run (by default the budget + a margin)."""
-import importlib.util
 import json
 from pathlib import Path
+
+from repo_scripts import load_script  # tests/ is on sys.path
 
 import pytest
 
@@ -10,10 +11,7 @@ ROOT = Path(__file__).resolve().parents[1]
 
 
 def _audit():
-    spec = importlib.util.spec_from_file_location("audit_sizes", ROOT / "bench" / "audit_sizes.py")
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
+    return load_script("bench/audit_sizes.py", "audit_sizes")
 
 
 def test_budget_and_timeout_are_distinct_options():

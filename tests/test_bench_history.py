@@ -1,16 +1,14 @@
 """bench/run.py keeps the history section of the results file as the file has it: paragraphs added there by hand
 survive a re-measurement (they used to be replaced by the script's own text)."""
-import importlib.util
 from pathlib import Path
+
+from repo_scripts import load_script  # tests/ is on sys.path
 
 ROOT = Path(__file__).resolve().parents[1]
 
 
 def _bench_run():
-    spec = importlib.util.spec_from_file_location("bench_run", ROOT / "bench" / "run.py")
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
+    return load_script("bench/run.py", "bench_run")
 
 
 def test_history_is_read_from_the_results_file(tmp_path):

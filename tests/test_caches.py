@@ -316,12 +316,9 @@ PATTERN_FILES = ["dilated_multi_window_n.uap", "line_mixed_sign_offsets_n.uap", 
 
 
 def test_pattern_files_in_one_process_print_their_golden_copies_in_either_order(monkeypatch):
-    import importlib.util
-
+    from repo_scripts import load_script
     from uapcheck.cli import main
-    spec = importlib.util.spec_from_file_location("make_catalog_json_for_caches", ROOT / "scripts" / "make_catalog_json.py")
-    mk = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(mk)
+    mk = load_script("scripts/make_catalog_json.py", "make_catalog_json_for_caches")
     monkeypatch.chdir(ROOT)
     monkeypatch.setenv("UAPCHECK_IN_PROCESS", "1")
     files = [f"catalog/{n}" for n in PATTERN_FILES]

@@ -11,12 +11,13 @@ suite derives the catalog for both once, not twice.
 """
 from __future__ import annotations
 
-import importlib.util
 import json
 import os
 import subprocess
 import sys
 from pathlib import Path
+
+from repo_scripts import load_script  # tests/ is on sys.path
 
 import pytest
 
@@ -25,11 +26,7 @@ SCRIPT = ROOT / "scripts" / "make_catalog_json.py"
 
 
 def _load_script():
-    spec = importlib.util.spec_from_file_location("make_catalog_json", SCRIPT)
-    module = importlib.util.module_from_spec(spec)
-    sys.modules[spec.name] = module
-    spec.loader.exec_module(module)
-    return module
+    return load_script("scripts/make_catalog_json.py", "make_catalog_json")
 
 
 mk = _load_script()

@@ -6,9 +6,9 @@ The staleness check runs the generator in-process (the same code as
 from __future__ import annotations
 
 import difflib
-import importlib.util
-import sys
 from pathlib import Path
+
+from repo_scripts import load_script  # tests/ is on sys.path
 
 import pytest
 from catalog_results import catalog_names, catalog_result
@@ -18,11 +18,7 @@ SCRIPT = ROOT / "scripts" / "make_catalog_table.py"
 
 
 def _load_script():
-    spec = importlib.util.spec_from_file_location("make_catalog_table", SCRIPT)
-    module = importlib.util.module_from_spec(spec)
-    sys.modules[spec.name] = module  # dataclasses look their module up while the class is created
-    spec.loader.exec_module(module)
-    return module
+    return load_script("scripts/make_catalog_table.py", "make_catalog_table")
 
 
 @pytest.fixture(scope="module")

@@ -73,14 +73,8 @@ def test_one_layer_is_least_and_other_verdicts_have_no_count():
 
 
 def test_the_catalog_table_marks_a_sufficient_count(sufficient, least):
-    import importlib.util
-    import sys
-    from pathlib import Path
-    path = Path(__file__).resolve().parent.parent / "scripts" / "make_catalog_table.py"
-    spec = importlib.util.spec_from_file_location("make_catalog_table", path)
-    module = importlib.util.module_from_spec(spec)
-    sys.modules[spec.name] = module  # dataclasses look their module up while the class is created
-    spec.loader.exec_module(module)
+    from repo_scripts import load_script
+    module = load_script("scripts/make_catalog_table.py", "make_catalog_table")
     assert module.show_layers(sufficient).endswith("(sufficient, not shown least)")
     assert module.show_layers(least) == "3"
 
