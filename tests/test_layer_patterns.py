@@ -34,7 +34,6 @@ def test_the_syntax_builds_a_sequence_per_head():
 
 
 @pytest.mark.parametrize("text,message", [
-    (HEAD.format("periodic { window(1), strided(2) }"), "integer `tokens N`"),
     ("tokens 8\n" + HEAD.format("sequence { window(1) }") + "\n" + HEAD.format("sequence { full, full }"),
      "different lengths"),
     ("tokens 8\nattention { kernel k(x, y) = exp(x . y); bias free; pattern periodic { full, window(1) } }",
@@ -46,6 +45,14 @@ def test_what_is_refused(text, message):
     with pytest.raises(UapError) as exc:
         parse_source(text, "bad.uap")
     assert message in str(exc.value)
+
+
+def test_a_list_outside_the_closed_forms_at_a_symbolic_n_is_inconclusive_naming_the_open_question():
+    r = _check(HEAD.format("periodic { window(1), strided(2) }"))
+    assert r.verdict == "INCONCLUSIVE"
+    step = _rules(r)["SEQ-UNDECIDED"]
+    assert "at a symbolic n the per-layer analysis is not decided for this list" in str(step.claim)
+    assert "integer `tokens N` is decided" in str(step.claim)
 
 
 def test_strided_alternation_needs_one_layer_more_than_it_connects_in():

@@ -96,15 +96,6 @@ def _prescan(text: str) -> None:
             depth = max(0, depth - 1)
 
 
-def _window_list(heads) -> bool:
-    """One head whose pattern is a `periodic` list of non-cyclic windows of integer widths (docs/theory.md §21.12:
-    decided at a symbolic n)."""
-    if len(heads) != 1 or not isinstance(heads[0].pattern, spec.PatternSequence) or not heads[0].pattern.periodic:
-        return False
-    return all(isinstance(p, spec.Window) and not p.cyclic and isinstance(p.w, int) and not isinstance(p.w, bool)
-               for p in heads[0].pattern.patterns)
-
-
 def _tree_loc(tree: Tree | Token) -> spec.Loc:
     """Where a subtree starts (its first token when lark recorded no position for it)."""
     if isinstance(tree, Token):
@@ -1985,9 +1976,3 @@ class _File:
             where = self.single.get("target") or self.single["positional"]
             raise _err(where.meta, "a `convolution` mixer is analysed for equivariant targets without a positional "
                                    "encoding (`target` and `positional absolute` are not supported with them)")
-        if sequences and not isinstance(tokens, int) and target != "causal" and not _window_list(heads):
-            # causal interval heads: §21.8; one head's periodic list of two-sided windows: §21.12
-            where = self.single.get("tokens") or self.heads[0]
-            raise _err(where.meta, "per-layer patterns need an integer `tokens N` (they are decided for a "
-                                   "concrete n; at a symbolic n: one head with a `periodic` list of non-cyclic "
-                                   "windows of integer widths, or interval heads with `target causal`)")

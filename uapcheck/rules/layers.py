@@ -40,9 +40,11 @@ MAX_PERIOD = 256
 #: graphs it holds fit the file's resources (build.sequence_fit names the length that would fit).
 MAX_SEQ_N = 1024
 SUM_TARGET = "F(X)_k = x_1 + ... + x_n at every position k"
-#: What a symbolic n covers for equivariant targets (docs/theory.md §21.12), the reason named elsewhere
-SYMBOLIC_COVERED = ("per-layer patterns need an integer `tokens N` (at a symbolic n only one head with a `periodic` "
-                    "list of non-cyclic windows of integer widths is decided, docs/theory.md §21.12)")
+#: Why a per-layer list at a symbolic n is left open for equivariant targets (docs/theory.md §21.12 names what is decided
+#: there); every integer `tokens N` goes to the concrete per-layer engine (§21.1–21.4)
+SYMBOLIC_COVERED = ("at a symbolic n the per-layer analysis is not decided for this list (decided there: one head whose "
+                    "layers are all non-cyclic windows of integer widths, docs/theory.md §21.12); each integer "
+                    "`tokens N` is decided by the per-layer engine of §21.1–21.4")
 
 
 def has_sequence(spec: S.Spec) -> bool:
@@ -119,7 +121,7 @@ def fit_sequence(spec: S.Spec) -> None:
     resources held at once (build.sequence_fit); ValueError, as build_sequence, when the lists cannot be read."""
     from ..graphs.build import sequence_fit
     if not isinstance(spec.tokens, int):
-        return  # a symbolic n is refused before (the graphs need an integer n)
+        return  # a symbolic n: no graphs (the closed forms or an undecided step)
     try:
         per_layer, _ = layer_patterns(spec)
     except ValueError:
