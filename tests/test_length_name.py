@@ -9,6 +9,7 @@ import pytest
 
 import uapcheck
 from uapcheck.render import jsonout
+from uapcheck.render.spoken import spoken
 from uapcheck.render.verdict_lines import headline
 
 TWO_PARTS = """tokens {n}
@@ -45,8 +46,19 @@ def test_the_json_keys_do_not_depend_on_the_name():
     def below(name):
         return json.loads(jsonout.dumps(jsonout.result_json(uapcheck.check(TWO_PARTS.format(n=name), "t.uap"))))[
             "below_range"]
-    named = json.loads(json.dumps(below("n")).replace('"S_n"', '"S_N"'))  # the group in the file's name (S_N at N = 2)
-    assert below("N") == named and len(below("n")) == 59 and below("n")[0]["n"] == 1 and named[1]["group"]["name"] == "S_N"
+    assert below("N") == below("n") and len(below("n")) == 59 and below("n")[0]["n"] == 1
+
+
+@pytest.mark.parametrize("name", ["n", "N", "len"])
+def test_a_group_at_a_length_below_the_range_is_named_at_that_length(name):
+    """At N = 2 and 3 the group is the whole symmetric group: S_2 and S_3, not the engines' S_n read in the file's
+    name (S_N with N = 2)."""
+    result = uapcheck.check(TWO_PARTS.format(n=name), "t.uap")
+    groups = {r["n"]: r["group"]["name"] for r in json.loads(jsonout.dumps(jsonout.result_json(result)))["below_range"]}
+    assert groups[2] == "S_2" and groups[3] == "S_3"
+    assert not any(g.startswith(f"S_{name}") for g in groups.values())
+    words = [r.words() for r in spoken(result).root.facts["below_range"]]
+    assert f"{name} = 2: UAP · G = S_2 · 1 layer, least" in words and f"{name} = 3: UAP · G = S_3 · 1 layer, least" in words
 
 ALTERNATING = """tokens {n}
 attention {{

@@ -56,6 +56,10 @@ FACTS_ONLY: contextvars.ContextVar[bool] = contextvars.ContextVar("a length belo
 ABOVE_TOP: contextvars.ContextVar[bool] = contextvars.ContextVar("a length above TOP", default=False)
 
 
+#: the groups named with the length as their subscript (S_n; S_N in a file whose length is N, render/spoken.py)
+AT_LENGTH_NAMES = ("S", "C", "D")
+
+
 @dataclass(frozen=True)
 class LengthVerdict:
     """The verdict at one length n below the stated range: `verdict` None when it was not decided (`why`)
@@ -71,11 +75,19 @@ class LengthVerdict:
     why: str = ""
     symbol: str = "n"  # the file's name for the length (`tokens N`), in the words only
 
+    @property
+    def group_name(self) -> Optional[str]:
+        """The group's name at this length: a name the engines give for every n (S_n, C_n, D_n) read at the value
+        (S_2 at n = 2), so no statement at a concrete length reads in the length's name (docs/theory.md §12)."""
+        name = self.group.name if self.group is not None else None
+        named = {f"{kind}_{length}" for kind in AT_LENGTH_NAMES for length in {"n", self.symbol}}
+        return f"{name[:2]}{self.n}" if name in named else name
+
     def to_json(self) -> dict:
         from ..bignum import json_order
         g = self.group
         return {"n": self.n, "verdict": self.verdict.value if self.verdict is not None else None,
-                "group": None if g is None else {"name": g.name, "order": json_order(g.order_value)},
+                "group": None if g is None else {"name": self.group_name, "order": json_order(g.order_value)},
                 "layers": self.layers, "least": self.least, "allowed": self.allowed, "why": self.why or None}
 
     def words(self) -> str:
@@ -86,7 +98,7 @@ class LengthVerdict:
             return f"{n} = {self.n}: not decided ({self.why})"
         if self.verdict is proof.Verdict.UAP:
             from ..bignum import show_order
-            name = self.group.name if self.group is not None and self.group.name else \
+            name = self.group_name if self.group is not None and self.group.name else \
                 f"a group of order {show_order(self.group.order)}" if self.group is not None else "?"
             least = "" if self.least is None else (", least" if self.least else ", sufficient")
             return f"{n} = {self.n}: UAP · G = {name} · {self.layers} layer{'' if self.layers == 1 else 's'}{least}"
