@@ -154,6 +154,17 @@ def test_a_million_tokens_are_decided_fast():
     assert (r.verdict, r.layers, r.group.name) == ("UAP", 699050, "reflection")
 
 
+def test_a_budget_of_a_million_layers_is_decided_fast():
+    # the budget unrolls the period into a finite list of 10⁶ widths: R(m) must not be re-summed for every m
+    start = time.process_time()
+    r = uapcheck.check(_file("periodic { window(1), window(2) }", "tokens 1048576\nlayers 1000000"), "t.uap")
+    assert time.process_time() - start < 20
+    assert (r.verdict, r.layers, r.group.name) == ("UAP", 699050, "reflection")
+    r = uapcheck.check(_file("periodic { window(1), window(2) }", "tokens 1048576\nlayers 699049"), "t.uap")
+    assert r.verdict == "NOT-UAP"
+    assert time.process_time() - start < 40
+
+
 def test_a_finite_list_short_of_the_length_is_not_uap():
     r = uapcheck.check(_file("sequence { window(100), window(200) }", "tokens 2000"), "t.uap")
     assert r.verdict == "NOT-UAP"
@@ -203,3 +214,4 @@ def test_the_verifier_checks_the_steps_and_rejects_forged_ones(tokens):
         next(s for s in bad["steps"] if s["rule"] == rule)["data"][field] = value
         got = {s.id: s.outcome for s in verify(bad, only={ids[rule]}).steps}
         assert got[ids[rule]] == REJECTED, (rule, field)
+

@@ -18,7 +18,10 @@ arc engine of graphs/layers.py or reports the count open.
 """
 from __future__ import annotations
 
+from bisect import bisect_left
 from dataclasses import dataclass
+from functools import cached_property
+from itertools import accumulate
 from typing import Optional, Sequence, Union
 
 import sympy
@@ -47,13 +50,18 @@ class WindowLayers:
         """The network's depth (None: any, periodic)."""
         return None if self.periodic else len(self.widths)
 
+    @cached_property
+    def prefix(self) -> tuple[int, ...]:
+        """R(0), R(1), …, R(len(widths)): read once, so R(m) costs no sum over the list (a budget of 10⁶ layers
+        unrolls a period into 10⁶ widths, and the searches below read R at every layer)."""
+        return (0, *accumulate(self.widths))
+
     def reach(self, m: int) -> int:
         """R(m) = w_1 + ⋯ + w_m."""
-        p = len(self.widths)
         if self.periodic:
-            q, r = divmod(m, p)
-            return q * sum(self.widths) + sum(self.widths[:r])
-        return sum(self.widths[:m])
+            q, r = divmod(m, len(self.widths))
+            return q * self.prefix[-1] + self.prefix[r]
+        return self.prefix[min(m, len(self.widths))]
 
     def words(self) -> str:
         inner = ", ".join(f"window({w})" for w in self.widths)
@@ -103,10 +111,8 @@ def reach_depth(L: WindowLayers, n: int) -> Optional[int]:
             return None
         p = len(L.widths)
         return sum(max(0, -(-(n - 1 - L.reach(r)) // total)) for r in range(p))
-    for m in range(1, len(L.widths) + 1):
-        if L.reach(m) >= n - 1:
-            return m
-    return None
+    m = bisect_left(L.prefix, n - 1)  # the prefix sums do not decrease: the first m with R(m) ≥ n − 1
+    return m if m <= len(L.widths) else None
 
 
 def least_positive(L: WindowLayers) -> Optional[int]:
