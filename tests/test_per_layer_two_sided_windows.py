@@ -215,3 +215,17 @@ def test_the_verifier_checks_the_steps_and_rejects_forged_ones(tokens):
         got = {s.id: s.outcome for s in verify(bad, only={ids[rule]}).steps}
         assert got[ids[rule]] == REJECTED, (rule, field)
 
+
+@pytest.mark.parametrize("change", [1, -1])
+def test_the_verifier_rejects_a_count_that_leaves_the_formula_only_beyond_the_lengths_it_reads(change):
+    # ⌊n/10⁷⌋ is 0 at every n ≤ 200 and at 10⁶ + 3: a count one above (or below) D_Φ from n = 10⁷ on
+    from uapcheck.certfile import _tree
+    from uapcheck.verifier import REJECTED, verify
+    cert = _certificate(_file("periodic { window(1), window(2) }"))
+    n = sympy.Symbol("n", integer=True, positive=True)
+    forged = _tree(sympy.ceiling((n - 1) / 3) + sympy.ceiling((n - 2) / 3) + change * sympy.floor(n / 10 ** 7))
+    cert["layers"] = forged
+    step = next(s for s in cert["steps"] if s["rule"] == "SEQ-WINDOWS-LAYERS")
+    step["data"]["layers"] = step["data"]["D_Φ"] = forged
+    got = {s.id: s.outcome for s in verify(cert, only={step["id"]}).steps}
+    assert got[step["id"]] == REJECTED

@@ -5,8 +5,8 @@ The verifier's own reading of the file: one head whose pattern is a `periodic` o
 `window(w)` with integer widths w ≥ 0 (a budget `layers M` cutting it). Then, without arcs:
 
     F231  x_j reaches i within m layers iff |i − j| ≤ R(m) (R(m) the first m widths' sum): D_Φ is counted here layer
-          by layer, and at a symbolic n the stated formula is read at every n from the start up to 200 and at 10⁶ + 3
-          against that count.
+          by layer, and at a symbolic n the stated formula (a sum of ceilings and floors of linear forms in n) is read
+          against that count over one of its periods from the start, with its growth over the period: equal at every n.
     F232  G is the reflection iff n ≥ 2w_* + 1 (w_* the least positive width); Aut(window(w_*)) is compared with the
           reflection by nauty on the verifier's own arcs at 2w_* + 1 … 2w_* + 3 when nauty is there.
     F233  Lemma AO's premises at the stated layer ℓ and depth D_Φ: w_ℓ ≥ 1, n ≥ 2w_ℓ + 1, r + w_ℓ ≥ n − 2 and
@@ -17,6 +17,8 @@ The verifier's own reading of the file: one head whose pattern is a `periodic` o
 """
 from __future__ import annotations
 
+from fractions import Fraction
+from math import gcd
 from typing import Optional
 
 import sympy
@@ -196,11 +198,72 @@ def _symbolic(ctx, W: Windows, name: str, data: dict) -> str:
         formula = decode(data.get("layers"), ctx.symbols)
     except TreeError as exc:
         raise Reject(f"the formula: {exc}") from None
-    sym = next((x for x in getattr(formula, "free_symbols", ()) if getattr(x, "name", None) == name), None)
-    for k in (*range(start, 201), 10 ** 6 + 3):
-        got = formula if sym is None else formula.xreplace({sym: k})
-        if sympy.Integer(W.depth(k)) != sympy.sympify(got, strict=True):  # safe: strict (a decoded tree)
+    window = _same_as_depth(W, formula, name, start)
+    return (f"Theorem F231: the formula equals D_Φ counted from the widths at every {name} from {start} to "
+            f"{start + window - 1} and grows as D_Φ does over {window} lengths, its period, so at every {name} ≥ {start}; "
+            f"from {name} = {start} ≥ 2u + 1 = {2 * u + 1} on Lemma AO holds at layer {first} (r + u = R(D_Φ) ≥ n − 1, "
+            "2r + 2 ≥ 2n − 2u ≥ n), so D_Φ layers are least (Theorem F233)")
+
+
+#: the longest period of a stated count that the verifier reads length by length
+MAX_WINDOW = 200_000
+
+
+def _linear_terms(formula, name: str) -> tuple[Fraction, Fraction, list]:
+    """The formula as c₀ + c₁·n + Σ c·⌈a·n + b⌉ (or ⌊a·n + b⌋) with rationals c₀, c₁, c, a, b: (c₀, c₁, [(c, ceil?, a,
+    b)]); Reject for any other shape."""
+    c0, c1, terms = Fraction(0), Fraction(0), []
+
+    def rational(x) -> Fraction:
+        if not isinstance(x, sympy.Rational):
+            raise Reject(f"the formula is not a sum of ceilings and floors of linear forms in {name}")
+        return Fraction(int(x.p), int(x.q))
+    for term in sympy.Add.make_args(formula):
+        if isinstance(term, sympy.Rational):
+            c0 += rational(term)
+            continue
+        coeff, rest = term.as_coeff_Mul()
+        if isinstance(rest, sympy.Symbol) and rest.name == name:
+            c1 += rational(coeff)
+            continue
+        if not isinstance(rest, (sympy.ceiling, sympy.floor)):
+            raise Reject(f"the formula is not a sum of ceilings and floors of linear forms in {name}")
+        a, b = Fraction(0), Fraction(0)
+        for part in sympy.Add.make_args(rest.args[0]):
+            k, x = part.as_coeff_Mul()
+            if isinstance(part, sympy.Rational):
+                b += rational(part)
+            elif isinstance(x, sympy.Symbol) and x.name == name:
+                a += rational(k)
+            else:
+                raise Reject(f"the formula is not a sum of ceilings and floors of linear forms in {name}")
+        terms.append((rational(coeff), isinstance(rest, sympy.ceiling), a, b))
+    return c0, c1, terms
+
+
+def _evaluate(c0: Fraction, c1: Fraction, terms: list, k: int) -> Fraction:
+    out = c0 + c1 * k
+    for c, up, a, b in terms:
+        x = a * k + b
+        out += c * (-((-x.numerator) // x.denominator) if up else x.numerator // x.denominator)
+    return out
+
+
+def _same_as_depth(W: Windows, formula, name: str, start: int) -> int:
+    """The stated count equals D_Φ at every n ≥ start, proved, not sampled. D_Φ(n + P) = D_Φ(n) + p for n ≥ 2 (R(m + p)
+    = R(m) + P, and no m < p has R(m) ≥ n − 1 + P > P). A formula c₀ + c₁·n + Σ c·⌈a·n + b⌉ grows by the constant
+    (c₁ + Σ c·a)·T over T lengths, T a multiple of every a's denominator. So with T a multiple of P as well, equality at
+    the T lengths from the start and equal growth over T give equality at every n ≥ start. Returns T."""
+    c0, c1, terms = _linear_terms(formula, name)
+    p, P = len(W.widths), sum(W.widths)
+    window = P
+    for _, _, a, _ in terms:
+        window = window * a.denominator // gcd(window, a.denominator)
+    if window > MAX_WINDOW:
+        raise Reject(f"the formula's period {window} is beyond the {MAX_WINDOW} lengths the verifier reads")
+    if (c1 + sum(c * a for c, _, a, _ in terms)) * window != Fraction(p * (window // P)):
+        raise Reject(f"the formula does not grow as D_Φ does: by {p} layers every {P} lengths")
+    for k in range(max(start, 2), max(start, 2) + window):
+        if _evaluate(c0, c1, terms, k) != W.depth(k):
             raise Reject(f"the formula is not D_Φ at {name} = {k}")
-    return (f"Theorem F231: the formula equals D_Φ counted from the widths at every {name} from {start} to 200 and at "
-            f"10⁶ + 3; from {name} = {start} ≥ 2u + 1 = {2 * u + 1} on Lemma AO holds at layer {first} (r + u = "
-            "R(D_Φ) ≥ n − 1, 2r + 2 ≥ 2n − 2u ≥ n), so D_Φ layers are least (Theorem F233)")
+    return window
