@@ -1082,3 +1082,156 @@ def _lemma_ao(L: Any, n: int, m: int, ell: int) -> bool:
         return False
     w, r = L.width(ell), L.reach(m) - L.reach(ell)
     return w >= 1 and n >= 2 * w + 1 and r + w >= n - 2 and n <= 2 * r + 2
+
+
+# ---------------------------------------------------------------------------------------------
+# Per-layer windows with global tokens at any n (docs/theory.md §21.13, Theorems F237–F239, F129, Lemma AP). The
+# checks restate the theorems from the layer list (widths w_ℓ, global counts g_ℓ ∈ {0, g}); they read the engine's
+# GlobalLayers only for the list itself.
+
+
+def _globals_kinds(L: Any) -> list[str]:
+    """Each layer's kind over one period (or the finite list): P, Z, GW, G0."""
+    return [("GW" if w >= 1 else "G0") if g else ("P" if w >= 1 else "Z") for w, g in zip(L.widths, L.globals_)]
+
+
+def _globals_group_name(L: Any) -> Optional[str]:
+    """Theorem F238's case: 'trivial' (a P layer), 'globals' (no P layer, a GW layer), None (outside)."""
+    kinds = _globals_kinds(L)
+    return "trivial" if "P" in kinds else "globals" if "GW" in kinds else None
+
+
+def _globals_group_start(L: Any) -> Optional[int]:
+    """F238's threshold: trivial from max(3, min over P layers of 2w + 1, min over global layers of g + w + 2);
+    S_g × C_2 from the least g + 2w + 2 over GW layers."""
+    g = max(L.globals_)
+    name = _globals_group_name(L)
+    pairs = list(zip(L.widths, L.globals_))
+    if name == "trivial":
+        return max(3, min(2 * w + 1 for w, h in pairs if not h and w >= 1), min(g + w + 2 for w, h in pairs if h))
+    if name == "globals":
+        return min(g + 2 * w + 2 for w, h in pairs if h and w >= 1)
+    return None
+
+
+def _globals_layer(L: Any, ell: int) -> tuple[int, int]:
+    """(w_ℓ, g_ℓ) of layer ℓ (a periodic list repeats)."""
+    q = (ell - 1) % len(L.widths)
+    return L.widths[q], L.globals_[q]
+
+
+def _globals_at(L: Any, upto: int) -> list[int]:
+    top = upto if L.periodic else min(upto, len(L.widths))
+    return [ell for ell in range(1, top + 1) if _globals_layer(L, ell)[1] > 0]
+
+
+def _globals_large(L: Any, m: int) -> int:
+    """N* at depth m: 2g + 3R(m) + 2·w_max + 4."""
+    reach = sum(_globals_layer(L, ell)[0] for ell in range(1, m + 1))
+    return 2 * max(L.globals_) + 3 * reach + 2 * max(L.widths) + 4
+
+
+def _globals_case(L: Any, m: int) -> tuple[Optional[str], set[int]]:
+    """Lemma AP at depth m (restated): (the witness kind, or None when none exists; the layers that may pin)."""
+    glob = _globals_at(L, m)
+    whole = {ell for ell in range(1, m) if len([a for a in glob if a > ell]) >= 2}
+
+    def kind(ell: int) -> str:
+        w, g = _globals_layer(L, ell)
+        return ("GW" if w >= 1 else "G0") if g else ("P" if w >= 1 else "Z")
+    p_whole = {ell for ell in whole if kind(ell) == "P"}
+    gw_whole = {ell for ell in whole if kind(ell) == "GW"}
+    before = {ell for ell in range(1, m + 1) if kind(ell) == "P" and glob and max(glob) > ell}
+    if _globals_group_name(L) == "globals":
+        return (None, gw_whole) if gw_whole else ("swap", set())
+    if p_whole:
+        return None, p_whole | gw_whole | before
+    if gw_whole and before:
+        return None, gw_whole | before
+    return ("reflection" if gw_whole else "swap"), set()
+
+
+@dataclass(frozen=True)
+class GlobalsGroup(Certificate):
+    """G (Theorem F238): trivial with a P layer, S_g × C_2 without; n (or the range's start) at least the threshold
+    recomputed from the layers."""
+    layers: Any  # graphs.layers_globals.GlobalLayers
+    n: Any
+    start: Optional[int]
+    name: str = ""  # the group's words (GroupInfo.name)
+    kind = "layer-globals-group"
+
+    def check(self) -> None:
+        t = _globals_group_start(self.layers)
+        if t is None:
+            raise CertificateRejected("GlobalsGroup: no layer has a positive width: outside Theorem F238")
+        if isinstance(self.n, int):
+            if self.n < t:
+                _reject(GlobalsGroup, f"n = {self.n} is below Theorem F238's threshold {t}")
+        elif self.start is None or self.start < t:
+            _reject(GlobalsGroup, f"the range must start at n ≥ {t}")
+
+    def to_json(self) -> Any:
+        L = self.layers
+        name = _globals_group_name(L)
+        g = max(L.globals_)
+        out = {"kind": self.kind, "theorem": "F238", "widths": list(L.widths), "globals": list(L.globals_),
+               "periodic": L.periodic, "n": self.n, "case": name, "name": self.name or name, "g": g,
+               "order": 1 if name == "trivial" else 2 * math.factorial(g)}
+        if self.start is not None:
+            out["from"] = self.start
+        return out
+
+
+@dataclass(frozen=True)
+class GlobalsCount(Certificate):
+    """D_Φ = a_2 (Theorem F237) and the least count by Lemma AP (Theorem F239), or NOT-UAP (Theorem F129): a finite
+    network with at most one global layer (`depth` None), or whose whole depth keeps a witness (`count` None, the
+    witness's kind named). `pins`: the layers Lemma AP's no-witness case reads at the count; `witness`: the kind of the
+    witness one layer below the count (None when the count is a_2); `start`: N* at the count (or the whole depth)."""
+    layers: Any
+    n: Any
+    depth: Optional[int]
+    count: Optional[int]
+    pins: tuple[int, ...]
+    witness: Optional[str]
+    start: int
+    kind = "layer-globals-count"
+
+    def check(self) -> None:
+        L = self.layers
+        if _globals_group_name(L) is None:
+            raise CertificateRejected("GlobalsCount: no layer has a positive width: outside Theorem F239")
+        if isinstance(self.n, int) and self.n < self.start:
+            _reject(GlobalsCount, f"n = {self.n} is below the range's start {self.start}")
+        if not isinstance(self.n, int) and not L.periodic:
+            _reject(GlobalsCount, "a finite list at a symbolic n is not stated here")
+        k = len(L.widths)
+        glob = _globals_at(L, 3 * k + 3 if L.periodic else k)
+        if self.depth is None:
+            if L.periodic or len(glob) >= 2 or self.start < _globals_large(L, k):
+                _reject(GlobalsCount, "the network has two global layers (or the start is below N*)")
+            return
+        if len(glob) < 2 or self.depth != glob[1]:
+            _reject(GlobalsCount, f"D_Φ is the second global layer, not {self.depth}")
+        top = self.count if self.count is not None else k
+        if self.start < _globals_large(L, top) or top < self.depth or (not L.periodic and top > k):
+            _reject(GlobalsCount, "the count is outside the network or the start is below N*")
+        kind, pins = _globals_case(L, top)
+        if self.count is None:
+            if L.periodic or kind is None or kind != self.witness:
+                _reject(GlobalsCount, f"Lemma AP gives no {self.witness} witness at the whole depth {k}")
+            return
+        if kind is not None or not self.pins or not set(self.pins) <= pins:
+            _reject(GlobalsCount, f"Lemma AP's no-witness case fails at depth {top} with layers {self.pins}")
+        below = _globals_case(L, top - 1)[0] if top > self.depth else None
+        if below != self.witness:
+            _reject(GlobalsCount, f"the witness at depth {top - 1} is {below}, not {self.witness}")
+
+    def to_json(self) -> Any:
+        L = self.layers
+        theorem = "F239" if self.count is not None else "F129"
+        return {"kind": self.kind, "theorem": theorem, "widths": list(L.widths), "globals": list(L.globals_),
+                "periodic": L.periodic, "n": self.n, "D_Φ": self.depth, "layers": self.count,
+                "least": self.count is not None or None, "pins": list(self.pins), "witness": self.witness,
+                "from": self.start}

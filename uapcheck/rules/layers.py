@@ -43,8 +43,8 @@ SUM_TARGET = "F(X)_k = x_1 + ... + x_n at every position k"
 #: Why a per-layer list at a symbolic n is left open for equivariant targets (docs/theory.md §21.12 names what is decided
 #: there); every integer `tokens N` goes to the concrete per-layer engine (§21.1–21.4)
 SYMBOLIC_COVERED = ("at a symbolic n the per-layer analysis is not decided for this list (decided there: one head whose "
-                    "layers are all non-cyclic windows of integer widths, docs/theory.md §21.12); each integer "
-                    "`tokens N` is decided by the per-layer engine of §21.1–21.4")
+                    "layers are all non-cyclic windows of integer widths, with or without global tokens, docs/theory.md "
+                    "§21.12, §21.13); each integer `tokens N` is decided by the per-layer engine of §21.1–21.4")
 
 
 def has_sequence(spec: S.Spec) -> bool:
@@ -312,6 +312,10 @@ def _closed_form_or_beyond_the_plan(spec: S.Spec, desc: str, undecided):
             windows = windows_outcome(spec, desc)  # §21.12: per-layer two-sided windows by arithmetic
             if windows is not None:
                 return windows
+            from .layers_globals import globals_outcome
+            with_globals = globals_outcome(spec, desc)  # §21.13: windows with global tokens by arithmetic
+            if with_globals is not None:
+                return with_globals
     try:
         fit_sequence(spec)
     except GraphTooLarge as exc:
@@ -332,6 +336,10 @@ def _symbolic_n(spec: S.Spec, desc: str, undecided):
     windows = windows_outcome(spec, desc)  # §21.12: a periodic list of two-sided windows at any n
     if windows is not None:
         return windows
+    from .layers_globals import globals_outcome
+    with_globals = globals_outcome(spec, desc)  # §21.13: windows with global tokens at any n
+    if with_globals is not None:
+        return with_globals
     return undecided(SYMBOLIC_COVERED)
 
 

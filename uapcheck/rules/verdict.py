@@ -261,8 +261,8 @@ def _layers_of(structure, group_step, heads=()):
     CONV-LAYERS's for the convolution mixer, BIAS-LAYERS's for dense heads with a symmetric bias), or 1
     for dense heads each of which is 1-layer token distinguishing."""
     for s in structure:
-        if s.rule in ("PAT-LAYERS", "SEQ-LAYERS", "SEQ-ALTERNATION-LAYERS", "SEQ-WINDOWS-LAYERS", "CONV-LAYERS",
-                      "BIAS-LAYERS") \
+        if s.rule in ("PAT-LAYERS", "SEQ-LAYERS", "SEQ-ALTERNATION-LAYERS", "SEQ-WINDOWS-LAYERS", "SEQ-GLOBALS-LAYERS",
+                      "CONV-LAYERS", "BIAS-LAYERS") \
                 and s.proved:
             return s.facts["layers"]
     if group_step.rule == "SYM-DENSE" and not structure and not any(

@@ -16,9 +16,9 @@ class StructureError(Exception):
 
 
 OBSTRUCTIONS = ("PAT-DISCONNECTED", "PAT-BUDGET", "PAT-BUDGET-N", "PAT-BUDGET-WITNESS", "PAT-BUDGET-CLASS", "SEQ-DISCONNECTED",
-                "SEQ-DEPTH", "CONV-DISCONNECTED")
+                "SEQ-DEPTH", "SEQ-GLOBALS-DEPTH", "CONV-DISCONNECTED")
 GROUP_RULES = ("SYM-DENSE", "SYM-AUT", "SYM-UNDECIDED", "SEQ-GROUP", "SEQ-ALTERNATION-GROUP", "SEQ-WINDOWS-GROUP",
-               "CONV-GROUP")
+               "SEQ-GLOBALS-GROUP", "CONV-GROUP")
 
 
 HEAD_SLOT_RULES = ("TD-KERNEL", "TD-BIAS", "TD-LINFORMER", "PE-LIFT", "WP-POSITIVE", "LIM-UNSUPPORTED",
@@ -247,7 +247,8 @@ def _check_summary(ctx, side=frozenset()) -> list[str]:
         return ["group: a UAP certificate names its group"]
     problems.extend(_check_group_summary(ctx, g, group))
     layers_steps = [s for s in rest if s["rule"] in ("PAT-LAYERS", "SEQ-LAYERS", "SEQ-ALTERNATION-LAYERS", "CONV-LAYERS",
-                                                      "BIAS-LAYERS", "SEQ-WINDOWS-LAYERS")]
+                                                      "BIAS-LAYERS", "SEQ-WINDOWS-LAYERS",
+                                                      "SEQ-GLOBALS-LAYERS")]
     try:
         layers = decode(ctx.cert.get("layers"), ctx.symbols)
     except TreeError as exc:
