@@ -4,6 +4,7 @@ unchanged."""
 from __future__ import annotations
 
 import json
+import re
 
 import pytest
 
@@ -27,12 +28,15 @@ target causal
 """
 
 
-@pytest.mark.parametrize("name", ["n", "N", "len"])
+@pytest.mark.parametrize("name", ["n", "N", "len", "x_n", "S_n", "n_1"])
 def test_lengths_below_the_range_use_the_files_name(name):
     line = headline(uapcheck.check(TWO_PARTS.format(n=name), "t.uap"))
     assert f"(for {name} ≥ 60); UAP at {name} = 1…59" in line
     others = {"n", "N", "len"} - {name}
     assert not any(f"at {o} = " in line or f"for {o} ≥" in line for o in others)
+    # spoken once: `tokens x_n` is not read again as x_ followed by the length (`x_x_n`)
+    twice = re.sub(r"(?<![A-Za-z0-9])n(?![A-Za-z0-9])", name, name)
+    assert twice == name or twice not in line
 
 
 @pytest.mark.parametrize("name", ["n", "N"])

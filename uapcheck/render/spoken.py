@@ -89,8 +89,8 @@ def _speak_dataclass(value: Any, name: str) -> Any:
         value = dataclasses.replace(value, structure=_Reflection(name))
     changes = {}
     for f in dataclasses.fields(value):
-        if not f.init:
-            continue
+        if not f.init or (f.name == "symbol" and type(value).__name__ == "LengthVerdict"):
+            continue  # a length's verdict holds the file's name already (`tokens x_n`: not x_ and the length again)
         old = getattr(value, f.name)
         if f.name == "structure":
             new = old if old is None or isinstance(old, _Reflection) else _Structure(old, name)
