@@ -229,3 +229,14 @@ def test_the_verifier_rejects_a_count_that_leaves_the_formula_only_beyond_the_le
     step["data"]["layers"] = step["data"]["D_Φ"] = forged
     got = {s.id: s.outcome for s in verify(cert, only={step["id"]}).steps}
     assert got[step["id"]] == REJECTED
+
+
+@pytest.mark.parametrize("name", ["longformer_growing_windows_any_length", "longformer_growing_windows_16384"])
+def test_the_catalog_files_verify_whole(name):
+    from pathlib import Path
+
+    from uapcheck.verifier import verify
+    text = (Path(__file__).parent.parent / "catalog" / f"{name}.uap").read_text()
+    report = verify(_certificate(text))
+    assert not report.rejected and not report.problems, (report.rejected, report.problems)
+    assert {s.rule for s in report.steps} >= {"SEQ-WINDOWS-GROUP", "SEQ-WINDOWS-LAYERS"}
