@@ -60,7 +60,8 @@ def _brute(pairs, periodic, n):
 
     def keeps(p, key):
         return all(frozenset(p[u - 1] for u in nb[key][v - 1]) == nb[key][p[v - 1] - 1] for v in range(1, n + 1))
-    order = sum(1 for p in itertools.permutations(range(1, n + 1)) if all(keeps(p, key) for key in set(pairs)))
+    perms = list(itertools.permutations(range(1, n + 1)))
+    group = {p for p in perms if all(keeps(p, key) for key in set(pairs))}
     full = set(range(1, n + 1))
 
     def reach(i, m):  # the positions read by i after m layers (V_0 of the root i)
@@ -71,20 +72,37 @@ def _brute(pairs, periodic, n):
         return cur
     top = 3 * len(pairs) + 3 if periodic else len(pairs)
     depth = next((m for m in range(0, top + 1) if all(reach(i, m) == full for i in full)), None)
-    return order, depth
+
+    def witness(m):  # §21.3's definition: a root i and σ ∉ G keeping N_ℓ(v) for every v ∈ V_ℓ(i), ℓ ≤ m
+        for i in full:
+            views = {m: {i}}
+            for ell in range(m, 0, -1):
+                key = pairs[(ell - 1) % len(pairs)]
+                views[ell - 1] = set().union(*(nb[key][v - 1] for v in views[ell]))
+            for p in perms:
+                if p not in group and all(frozenset(p[u - 1] for u in nb[pairs[(ell - 1) % len(pairs)]][v - 1]) ==
+                                          nb[pairs[(ell - 1) % len(pairs)]][p[v - 1] - 1]
+                                          for ell in range(1, m + 1) for v in views[ell]):
+                    return True
+        return False
+    least = None if depth is None else next((m for m in range(max(depth, 1), top + 1) if not witness(m)), None)
+    return len(group), depth, least
 
 
-BRUTE = [(pairs, periodic, n) for pairs, periodic in LISTS[:9] for n in range(3, 8)]
+BRUTE = [(pairs, periodic, n) for pairs, periodic in LISTS[:9] + [(((1, 1), (1, 1)), False)] for n in range(3, 8)]
 
 
 @pytest.mark.parametrize("pairs,periodic,n", BRUTE)
 def test_the_group_and_the_reach_match_brute_force_over_all_permutations(pairs, periodic, n):
     L = _layers(pairs, periodic)
-    order, depth = _brute(pairs, periodic, n)
+    order, depth, least = _brute(pairs, periodic, n)
     assert depth_exact(L, n) == depth
     t = _globals_group_start(L)
     if t is not None and n >= t:
         assert order == (1 if group_kind(L) == "trivial" else 2 * math.factorial(L.g)), (pairs, n, order)
+    dec = decide(L, n)
+    if dec is not None:  # within the range: the count (or NOT-UAP) by the definition of a view witness
+        assert (dec.depth, dec.layers) == (depth, least), (pairs, n, dec, least)
 
 
 # ---------------------------------------------------------------------------------------------
@@ -186,7 +204,8 @@ def test_the_kernel_rejects_forged_certificates():
     GlobalsGroup(L, n, None).check()
     for forged in (GlobalsCount(L, n, 3, 4, (2,), "swap", start), GlobalsCount(L, n, 2, 5, (2,), "swap", start),
                    GlobalsCount(L, n, 3, 5, (2,), None, start), GlobalsCount(L, n, 3, 5, (3,), "swap", start),
-                   GlobalsCount(L, n, 3, 5, (2,), "swap", 100), GlobalsCount(L, 5000, 3, 5, (2,), "swap", start),
+                   GlobalsCount(L, n, 3, 5, (2,), "swap", 100), GlobalsCount(L, 4000, 3, 5, (2,), "swap", start),
+                   GlobalsCount(L, n, 3, 5, (1,), "swap", start), GlobalsCount(L, n, 3, 6, (2,), "swap", start),
                    GlobalsGroup(_layers(((5, 1), (9, 0)), True), 12, None),
                    GlobalsCount(L, "n", 3, 5, (2,), "swap", start - 1)):
         with pytest.raises(CertificateRejected):
@@ -203,7 +222,7 @@ def test_the_verifier_checks_the_steps_and_rejects_forged_ones(tokens):
     assert outcomes[ids["SEQ-GLOBALS-LAYERS"]] == VERIFIED and outcomes[ids["SEQ-GLOBALS-GROUP"]] == VERIFIED
     for rule, field, value in (("SEQ-GLOBALS-LAYERS", "layers", 4), ("SEQ-GLOBALS-LAYERS", "D_Φ", 2),
                                ("SEQ-GLOBALS-LAYERS", "widths", [2, 3]), ("SEQ-GLOBALS-LAYERS", "witness", None),
-                               ("SEQ-GLOBALS-LAYERS", "from", 20), ("SEQ-GLOBALS-GROUP", "order", 2),
+                               ("SEQ-GLOBALS-LAYERS", "from", 19), ("SEQ-GLOBALS-LAYERS", "pins", [1]), ("SEQ-GLOBALS-GROUP", "order", 2),
                                ("SEQ-GLOBALS-GROUP", "name", "the reflection of {2, …, n}")):
         bad = copy.deepcopy(cert)
         next(s for s in bad["steps"] if s["rule"] == rule)["data"][field] = value

@@ -1125,30 +1125,50 @@ def _globals_at(L: Any, upto: int) -> list[int]:
     return [ell for ell in range(1, top + 1) if _globals_layer(L, ell)[1] > 0]
 
 
-def _globals_large(L: Any, m: int) -> int:
-    """N* at depth m: 2g + 3R(m) + 2·w_max + 4."""
-    reach = sum(_globals_layer(L, ell)[0] for ell in range(1, m + 1))
-    return 2 * max(L.globals_) + 3 * reach + 2 * max(L.widths) + 4
+def _globals_reach(L: Any, m: int) -> int:
+    return sum(_globals_layer(L, ell)[0] for ell in range(1, m + 1))
 
 
-def _globals_case(L: Any, m: int) -> tuple[Optional[str], set[int]]:
-    """Lemma AP at depth m (restated): (the witness kind, or None when none exists; the layers that may pin)."""
+def _globals_kind_of(L: Any, ell: int) -> str:
+    w, g = _globals_layer(L, ell)
+    return ("GW" if w >= 1 else "G0") if g else ("P" if w >= 1 else "Z")
+
+
+def _globals_sets(L: Any, m: int) -> tuple[set[int], set[int]]:
+    """(C_m, B_m): the layers ℓ < m followed by two global layers within m, and ℓ ≤ m followed by one."""
     glob = _globals_at(L, m)
-    whole = {ell for ell in range(1, m) if len([a for a in glob if a > ell]) >= 2}
+    after = {ell: len([a for a in glob if a > ell]) for ell in range(1, m + 1)}
+    return {ell for ell, k in after.items() if k >= 2 and ell < m}, {ell for ell, k in after.items() if k >= 1}
 
-    def kind(ell: int) -> str:
-        w, g = _globals_layer(L, ell)
-        return ("GW" if w >= 1 else "G0") if g else ("P" if w >= 1 else "Z")
-    p_whole = {ell for ell in whole if kind(ell) == "P"}
-    gw_whole = {ell for ell in whole if kind(ell) == "GW"}
-    before = {ell for ell in range(1, m + 1) if kind(ell) == "P" and glob and max(glob) > ell}
+
+def _globals_witness(L: Any, m: int) -> Optional[str]:
+    """Lemma AP at depth m (restated): None when no view witness exists, else the witness's kind."""
+    whole, followed = _globals_sets(L, m)
+    kinds = {_globals_kind_of(L, ell) for ell in whole}
     if _globals_group_name(L) == "globals":
-        return (None, gw_whole) if gw_whole else ("swap", set())
-    if p_whole:
-        return None, p_whole | gw_whole | before
-    if gw_whole and before:
-        return None, gw_whole | before
-    return ("reflection" if gw_whole else "swap"), set()
+        return None if "GW" in kinds else "swap"
+    if "P" in kinds:
+        return None
+    if "GW" not in kinds:
+        return "swap"
+    return None if any(_globals_kind_of(L, ell) == "P" for ell in followed) else "reflection"
+
+
+def _globals_pin_start(L: Any, m: int, pins: tuple) -> Optional[int]:
+    """The threshold of Lemma AP's no-witness case these pins name at depth m, or None when they name none: (p) a P
+    layer of C_m, max(2w_p + 1, g + w_{a_1} + 2); (q, p) a GW layer of C_m and a P layer of B_m (G trivial),
+    max(g + 2w_q + 2, g + w_p + 1); (q) a GW layer of C_m (G = S_g × C_2), g + 2w_q + 2."""
+    whole, followed = _globals_sets(L, m)
+    g, name = max(L.globals_), _globals_group_name(L)
+    kinds = [_globals_kind_of(L, q) if isinstance(q, int) and 1 <= q <= m else "" for q in pins]
+    if name == "trivial" and kinds == ["P"] and pins[0] in whole:
+        a1 = _globals_at(L, m)[0]
+        return max(2 * _globals_layer(L, pins[0])[0] + 1, g + _globals_layer(L, a1)[0] + 2)
+    if name == "trivial" and kinds == ["GW", "P"] and pins[0] in whole and pins[1] in followed:
+        return max(g + 2 * _globals_layer(L, pins[0])[0] + 2, g + _globals_layer(L, pins[1])[0] + 1)
+    if name == "globals" and kinds == ["GW"] and pins[0] in whole:
+        return g + 2 * _globals_layer(L, pins[0])[0] + 2
+    return None
 
 
 @dataclass(frozen=True)
@@ -1206,27 +1226,39 @@ class GlobalsCount(Certificate):
             _reject(GlobalsCount, f"n = {self.n} is below the range's start {self.start}")
         if not isinstance(self.n, int) and not L.periodic:
             _reject(GlobalsCount, "a finite list at a symbolic n is not stated here")
-        k = len(L.widths)
+        k, g = len(L.widths), max(L.globals_)
+        base = _globals_group_start(L) or 3
         glob = _globals_at(L, 3 * k + 3 if L.periodic else k)
         if self.depth is None:
-            if L.periodic or len(glob) >= 2 or self.start < _globals_large(L, k):
-                _reject(GlobalsCount, "the network has two global layers (or the start is below N*)")
+            if L.periodic or len(glob) >= 2 or self.start < max(base, g + 2 * _globals_reach(L, k) + 2):
+                _reject(GlobalsCount, "the network has two global layers (or the start is below g + 2R(k) + 2)")
             return
         if len(glob) < 2 or self.depth != glob[1]:
             _reject(GlobalsCount, f"D_Φ is the second global layer, not {self.depth}")
-        top = self.count if self.count is not None else k
-        if self.start < _globals_large(L, top) or top < self.depth or (not L.periodic and top > k):
-            _reject(GlobalsCount, "the count is outside the network or the start is below N*")
-        kind, pins = _globals_case(L, top)
+        floor = max(base, g + 2 * _globals_reach(L, self.depth - 1) + 2)
         if self.count is None:
-            if L.periodic or kind is None or kind != self.witness:
-                _reject(GlobalsCount, f"Lemma AP gives no {self.witness} witness at the whole depth {k}")
+            if L.periodic or _globals_witness(L, k) is None or _globals_witness(L, k) != self.witness or \
+                    self.start < max(floor, g + 2 * _globals_reach(L, k) + 3):
+                _reject(GlobalsCount, f"Lemma AP gives no {self.witness} witness at the whole depth {k} from "
+                                      f"n = {self.start}")
             return
-        if kind is not None or not self.pins or not set(self.pins) <= pins:
-            _reject(GlobalsCount, f"Lemma AP's no-witness case fails at depth {top} with layers {self.pins}")
-        below = _globals_case(L, top - 1)[0] if top > self.depth else None
-        if below != self.witness:
-            _reject(GlobalsCount, f"the witness at depth {top - 1} is {below}, not {self.witness}")
+        self._check_count(floor)
+
+    def _check_count(self, floor: int) -> None:
+        L, m, g = self.layers, self.count, max(self.layers.globals_)
+        assert m is not None and self.depth is not None
+        if m < self.depth or (not L.periodic and m > len(L.widths)):
+            _reject(GlobalsCount, f"the count {m} is outside the network's layers from D_Φ on")
+        pinned = _globals_pin_start(L, m, tuple(self.pins))
+        if _globals_witness(L, m) is not None or pinned is None:
+            raise CertificateRejected(f"GlobalsCount: Lemma AP's no-witness case fails at depth {m} with layers "
+                                      f"{self.pins}")
+        below = _globals_witness(L, m - 1) if m > self.depth else None
+        if below != self.witness or (m > self.depth and below is None):
+            _reject(GlobalsCount, f"the witness at depth {m - 1} is {below}, not {self.witness}: {m} is not least")
+        need = max(floor, pinned, g + 2 * _globals_reach(L, m - 1) + 3 if m > self.depth else 0)
+        if self.start < need:
+            _reject(GlobalsCount, f"the range must start at n ≥ {need}")
 
     def to_json(self) -> Any:
         L = self.layers

@@ -12,7 +12,7 @@ Layer kinds: P (no globals, w ≥ 1), Z (no globals, w = 0), GW (globals, w ≥ 
   n, and from n ≥ g + 2R(a_2) + 2 on not within a_2 − 1 (x_n does not reach position g + R(a_2 − 1) + 1): D_Φ = a_2.
 * F238 (the group, n large): with a P layer among the network's, G is trivial; without, G = S_g × C_2 (any
   permutation of the globals, times the reflection i ↦ n + g + 1 − i of [g + 1, n]).
-* F239 / Lemma AP (the least count, n ≥ N*): write C_m for the layers ℓ < m followed by two global layers within m
+* F239 / Lemma AP (the least count, n from the start of ``claim_start`` on): write C_m for the layers ℓ < m followed by two global layers within m
   (seen whole by every root). No view witness at depth m ≥ a_2 iff, with G trivial, C_m holds a P layer, or C_m holds
   a GW layer and some P layer ℓ ≤ m is followed by a global layer within m; with G = S_g × C_2, iff C_m holds a GW
   layer. Otherwise a witness: a transposition of two far positions, or ρ_g (the reflection of [g + 1, n]).
@@ -222,22 +222,69 @@ class DepthVerdict:
 
 
 def at_depth(L: GlobalLayers, m: int) -> DepthVerdict:
-    """Lemma AP's case analysis at depth m ≥ a_2 (n ≥ the count's N*)."""
+    """Lemma AP's case analysis at depth m ≥ a_2 (n at least the start of ``start``); the pinning layers of least width
+    (their thresholds are the lowest)."""
     kind = group_kind(L)
     whole = whole_layers(L, m)
-    p_whole = [q for q in whole if L.kind(q) == "P"]
-    gw_whole = [q for q in whole if L.kind(q) == "GW"]
+
+    def narrowest(layers: list[int]) -> Optional[int]:
+        return min(layers, key=lambda q: (L.width(q), q)) if layers else None
+    p_whole = narrowest([q for q in whole if L.kind(q) == "P"])
+    gw_whole = narrowest([q for q in whole if L.kind(q) == "GW"])
     if kind == "globals":
-        return DepthVerdict(m, None, (gw_whole[0],)) if gw_whole else DepthVerdict(m, "swap", ())
+        return DepthVerdict(m, None, (gw_whole,)) if gw_whole else DepthVerdict(m, "swap", ())
     if p_whole:
-        return DepthVerdict(m, None, (p_whole[0],))
+        return DepthVerdict(m, None, (p_whole,))
     if not gw_whole:
         return DepthVerdict(m, "swap", ())
     glob = L.global_layers(m)
-    before = [q for q in range(1, m + 1) if L.kind(q) == "P" and any(a > q for a in glob)]
+    before = narrowest([q for q in range(1, m + 1) if L.kind(q) == "P" and any(a > q for a in glob)])
     if before:
-        return DepthVerdict(m, None, (gw_whole[0], before[0]))
+        return DepthVerdict(m, None, (gw_whole, before))
     return DepthVerdict(m, "reflection", ())
+
+
+def group_start(L: GlobalLayers) -> Optional[int]:
+    """F238's threshold: trivial from max(3, min over P layers of 2w + 1, min over global layers of g + w + 2);
+    S_g × C_2 from the least g + 2w + 2 over GW layers."""
+    pairs = list(zip(L.widths, L.globals_))
+    kind = group_kind(L)
+    if kind == "trivial":
+        return max(3, min(2 * w + 1 for w, h in pairs if not h and w), min(L.g + w + 2 for w, h in pairs if h))
+    if kind == "globals":
+        return min(L.g + 2 * w + 2 for w, h in pairs if h and w)
+    return None
+
+
+def pin_start(L: GlobalLayers, pins: Sequence[int]) -> int:
+    """Where Lemma AP's no-witness cases hold with these pinning layers: a P layer p alone (G trivial),
+    max(2w_p + 1, g + w_{a_1} + 2); a GW layer q with a P layer p, max(g + 2w_q + 2, g + w_p + 1); a GW layer q
+    alone (G = S_g × C_2), g + 2w_q + 2."""
+    g = L.g
+    if len(pins) == 1 and L.kind(pins[0]) == "P":
+        a1 = L.global_layers(pins[0] + 2 * len(L.widths))[0]
+        return max(2 * L.width(pins[0]) + 1, g + L.width(a1) + 2)
+    out = g + 2 * L.width(pins[0]) + 2
+    return max(out, g + L.width(pins[1]) + 1) if len(pins) == 2 else out
+
+
+def claim_start(L: GlobalLayers, m: Optional[int], v: Optional[DepthVerdict]) -> int:
+    """The first n from which the stated decision holds (Theorems F237–F239, F129): F238's threshold; D_Φ = a_2 from
+    g + 2R(a_2 − 1) + 2; the pinning layers' thresholds at the count m; the witness one layer below it (or at a finite
+    network's whole depth) from g + 2R(depth) + 3; a network with one global layer at most never connects from
+    g + 2R(k) + 2."""
+    g, base = L.g, group_start(L) or 3
+    a2 = second_global(L)
+    if a2 is None:
+        return max(base, g + 2 * L.reach(len(L.widths)) + 2)
+    parts = [base, g + 2 * L.reach(a2 - 1) + 2]
+    if m is None:  # a witness at the whole depth
+        return max(*parts, g + 2 * L.reach(len(L.widths)) + 3)
+    if m > a2:
+        parts.append(g + 2 * L.reach(m - 1) + 3)
+    if v is not None and v.pins:
+        parts.append(pin_start(L, v.pins))
+    return max(parts)
 
 
 def count_bound(L: GlobalLayers) -> Optional[int]:
@@ -264,12 +311,6 @@ def least_depth(L: GlobalLayers) -> tuple[Optional[int], Optional[DepthVerdict]]
     return None, v
 
 
-def large_start(L: GlobalLayers, m: int) -> int:
-    """N*: from this n on F237's D_Φ = a_2, F238's group and Lemma AP's case analysis hold at every depth ≤ m:
-    2g + 3R(m) + 2·w_max + 4 (the far positions, the far root, the group's thresholds)."""
-    return 2 * L.g + 3 * L.reach(m) + 2 * max(L.widths) + 4
-
-
 @dataclass(frozen=True)
 class GlobalsDecision:
     """At n ≥ N*: D_Φ (None: the network has at most one global layer), the count (None: NOT-UAP with the witness of
@@ -287,14 +328,11 @@ def decide(L: GlobalLayers, n: int) -> Optional[GlobalsDecision]:
     if group_kind(L) is None:
         return None
     a2 = second_global(L)
-    if a2 is None:  # finite, at most one global layer: never connected at large n
-        k = len(L.widths)
-        start = large_start(L, k)
+    if a2 is None:  # finite, at most one global layer: never connected from the start on
+        start = claim_start(L, None, None)
         return GlobalsDecision(n, start, None, None, None) if n >= start else None
     m, v = least_depth(L)
-    top = m if m is not None else count_bound(L)
-    assert top is not None
-    start = large_start(L, top)
+    start = claim_start(L, m, v)
     if n < start:
         return None
     return GlobalsDecision(n, start, a2, m, v)

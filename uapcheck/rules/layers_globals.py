@@ -17,7 +17,8 @@ from .. import spec as S
 from ..claim import claim as claim_of
 from ..claim import written
 from ..graphs.closed_forms import _span
-from ..graphs.layers_globals import GlobalLayers, decide, from_spec, group_kind, large_start, least_depth, second_global
+from ..graphs.layers_globals import (GlobalLayers, claim_start, decide, from_spec, group_kind, least_depth,
+                                     second_global)
 from ..groups import GroupInfo
 from ..layer_certificates import GlobalsCount, GlobalsGroup, _globals_group_start
 from .wording import SUM_TARGET as SUM_TARGET_CLAIM
@@ -149,7 +150,7 @@ def _symbolic(L: GlobalLayers, name: str, desc: str):
     a2 = second_global(L)
     if m is None or v is None or a2 is None:
         return None
-    start = max(large_start(L, m), _globals_group_start(L) or 0)
+    start = claim_start(L, m, v)
     below = least_depth_witness(L, m, a2)
     info = group_info(L, name, start)
     gstep = globals_group_step(desc, info, GlobalsGroup(L, name, start, info.name or ""))

@@ -12,7 +12,8 @@ with globals), a budget `layers M` cutting it. Then, without arcs:
           S_g × C_2 (threshold g + 2w + 2 over the layers with globals and positive width); the order is compared
           with nauty's on the verifier's own arcs at the threshold and the two lengths above it (up to 60 positions).
     F239  Lemma AP's case analysis at the stated count (no witness) and one below it (a witness), with C_m the layers
-          followed by two global layers within m; N* = 2g + 3R(m) + 2·w_max + 4 recomputed.
+          followed by two global layers within m, and the range's start recomputed: F238's threshold, D_Φ's
+          g + 2R(a_2 − 1) + 2, the pinning layers' thresholds, and g + 2R(m − 1) + 3 for the witness below.
     F129  a finite list: at most one global layer, or a witness at its whole depth.
 """
 from __future__ import annotations
@@ -76,13 +77,30 @@ class Layers:
                        min(self.g + w + 2 for w, h in self.pairs if h))
         return min(self.g + 2 * w + 2 for w, h in self.pairs if h and w)
 
-    def large(self, m: int) -> int:
-        return 2 * self.g + 3 * self.R(m) + 2 * max(w for w, _ in self.pairs) + 4
+    def sets(self, m: int) -> tuple[list[int], list[int]]:
+        """C_m (two global layers after ℓ within m, ℓ < m) and B_m (one at least, ℓ ≤ m)."""
+        glob = self.glob(m)
+        whole = [ell for ell in range(1, m) if sum(1 for a in glob if a > ell) >= 2]
+        return whole, [ell for ell in range(1, m + 1) if any(a > ell for a in glob)]
+
+    def pin_start(self, m: int, pins) -> Optional[int]:
+        """The threshold of the no-witness case of Lemma AP the pins name (None: they name none)."""
+        whole, followed = self.sets(m)
+        if not isinstance(pins, list) or not all(_int(q) and 1 <= q <= m for q in pins):
+            return None
+        kinds, g = [self.kind(q) for q in pins], self.g
+        if self.group() == "trivial" and kinds == ["P"] and pins[0] in whole:
+            return max(2 * self.at(pins[0])[0] + 1, g + self.at(self.glob(m)[0])[0] + 2)
+        if self.group() == "trivial" and kinds == ["GW", "P"] and pins[0] in whole and pins[1] in followed:
+            return max(g + 2 * self.at(pins[0])[0] + 2, g + self.at(pins[1])[0] + 1)
+        if self.group() == "globals" and kinds == ["GW"] and pins[0] in whole:
+            return g + 2 * self.at(pins[0])[0] + 2
+        return None
 
     def witness(self, m: int) -> Optional[str]:
         """Lemma AP at depth m: None (no witness), or the kind of the witness."""
         glob = self.glob(m)
-        whole = [ell for ell in range(1, m) if sum(1 for a in glob if a > ell) >= 2]
+        whole = self.sets(m)[0]
         has_p = any(self.kind(ell) == "P" for ell in whole)
         has_gw = any(self.kind(ell) == "GW" for ell in whole)
         if self.group() == "globals":
@@ -250,8 +268,12 @@ def globals_layers(ctx, s):
     d, m = glob[1], data.get("layers")
     if not _int(m) or m < d or (not L.periodic and m > len(L.pairs)) or data.get("least") is not True:
         raise Reject("the count is not within the network's layers from D_Φ on")
-    if start < L.large(m) or start < L.group_start():
-        raise Reject(f"the range must start at N* = {L.large(m)} or later")
+    pinned = L.pin_start(m, data.get("pins"))
+    if pinned is None:
+        raise Reject(f"the pinning layers {data.get('pins')} name no case of Lemma AP at depth {m}")
+    need = max(L.group_start(), L.g + 2 * L.R(d - 1) + 2, pinned, L.g + 2 * L.R(m - 1) + 3 if m > d else 0)
+    if start < need:
+        raise Reject(f"the range must start at n = {need} or later")
     if L.witness(m) is not None:
         raise Reject(f"Lemma AP leaves a {L.witness(m)} witness at depth {m}")
     below = L.witness(m - 1) if m > d else None
@@ -260,7 +282,7 @@ def globals_layers(ctx, s):
     if data.get("witness") != below:
         raise Reject("the witness below the count is not Lemma AP's")
     return VERIFIED, (f"Theorem F237: D_Φ = a_2 = {d}; Lemma AP: no view witness at depth {m}"
-                      + (f", a {below} witness at {m - 1}" if below else "") + f", from N* = {L.large(m)} on "
+                      + (f", a {below} witness at {m - 1}" if below else "") + f", from n = {need} on "
                       f"(Theorem F239){_reach_instance(L, start, d)}")
 
 
@@ -268,15 +290,17 @@ def globals_layers(ctx, s):
 def globals_depth(ctx, s):
     L, data, start = _common(ctx, s, "SEQ-GLOBALS-DEPTH")
     k = len(L.pairs)
-    if L.periodic or start < L.large(k):
-        raise Reject("a periodic list, or a start below N*")
     glob = L.glob(k)
+    need = max(L.group_start(), L.g + 2 * L.R(k) + (2 if len(glob) <= 1 else 3))
+    if L.periodic or start < need:
+        raise Reject(f"a periodic list, or a start below {need}")
     if len(glob) <= 1:
         if data.get("D_Φ") is not None:
             raise Reject("with one global layer at most the network never connects: no D_Φ")
         return VERIFIED, (f"Theorem F237: at most one of the {k} layers has globals, so x_n never reaches position "
                           f"g + R(k) + 1 from n = {start} on (Theorem F129){_reach_instance(L, start, None)}")
-    if data.get("D_Φ") != glob[1] or L.witness(k) is None or data.get("witness") != L.witness(k):
+    if data.get("D_Φ") != glob[1] or L.witness(k) is None or data.get("witness") != L.witness(k) or \
+            start < L.g + 2 * L.R(glob[1] - 1) + 2:
         raise Reject("Lemma AP gives no witness at the whole depth (or D_Φ is not a_2)")
     return VERIFIED, (f"Lemma AP: a {L.witness(k)} witness at the whole depth {k}, so no member of the family "
                       "separates X from σX there (Theorem F129)")
