@@ -24,13 +24,12 @@ from __future__ import annotations
 
 import hashlib
 from dataclasses import dataclass, field
-from functools import reduce
-from operator import or_
 from typing import Callable, Optional, Sequence
 
 from ..bignum import count_automorphisms
 from .build import PatternGraph, _derived, code_endpoints
 from . import labelled_twins, view_twins
+from .layers_runs import ReachPlan, grown_views, masks_of, positions, reach_plan, reach_step
 from .. import bliss
 
 #: Above this many (layer, head) arcs summed over the depths tried, the view decision reports undecided.
@@ -82,6 +81,28 @@ class _InLists:
                 unions[key] = per_head[0] if len(per_head) == 1 else \
                     [frozenset().union(*(h[v] for h in per_head)) for v in range(n)]
             self.union.append(unions[key])
+        self.graphs = [tuple(layer) for layer in seq.layers]
+        self._kept: dict = {}
+
+    def plan(self, q: int) -> ReachPlan:
+        """Layer index q's in-sets as runs for the reach step (layers_runs.py), made once per union list."""
+        return self._made("reach plan", q, reach_plan)
+
+    def masks(self, q: int) -> list[int]:
+        """Layer index q's in-sets (of every head, v excluded) as bitsets, made once per union list."""
+        return self._made("in masks", q, masks_of)
+
+    def _made(self, what: str, q: int, make: Callable):
+        """make(union of layer index q), kept with this object per union list and, for a layer of one head, with its
+        graph's derived data (the union is then the graph's own in-sets: every pass over a sequence shares it)."""
+        union = self.union[q]
+        graphs = self.graphs[q]
+        store = _derived(graphs[0]) if len(graphs) == 1 else self._kept
+        key = what if len(graphs) == 1 else (what, id(union))
+        got = store.get(key)
+        if got is None:
+            got = store[key] = make(union)
+        return got
 
 
 def _in_sets(g: PatternGraph) -> list[frozenset]:
@@ -114,14 +135,8 @@ def reach_sets(seq: LayerSequence, layers: int, start: int = 0, lists: Optional[
     n, p = seq.n, seq.period
     cur = [1 << v for v in range(n)]
     for t in range(layers):
-        cur = _one_layer(cur, lists.union[(start + t) % p])
+        cur = reach_step(cur, lists.plan((start + t) % p))
     return cur
-
-
-def _one_layer(cur: list[int], union: list) -> list[int]:
-    """The reach bitsets after one more layer whose in-neighbours (0-based, of every head) are ``union``."""
-    at = cur.__getitem__
-    return [reduce(or_, map(at, union[v]), before) for v, before in enumerate(cur)]
 
 
 @dataclass(frozen=True)
@@ -153,7 +168,7 @@ def connectivity(seq: LayerSequence, limit: Optional[int] = None, start: int = 0
     unchanged = 0
     m = 0
     while limit is None or m < limit:
-        nxt = _one_layer(cur, lists.union[(start + m) % p])
+        nxt = reach_step(cur, lists.plan((start + m) % p))
         m += 1
         unchanged = unchanged + 1 if nxt == cur else 0
         cur = nxt
@@ -209,15 +224,12 @@ def verify_closed(seq: LayerSequence, i: int, j: int, closed: frozenset) -> bool
 
 def view_sets(lists: _InLists, seq: LayerSequence, root0: int, m: int) -> list[set]:
     """[V_0, …, V_m] (0-based positions) for position root0 at depth m."""
-    sets: list[set] = [set() for _ in range(m + 1)]
-    sets[m] = {root0}
-    for ell in range(m, 0, -1):
-        union = lists.union[(ell - 1) % seq.period]
-        nxt = set(sets[ell])
-        for v in sets[ell]:
-            nxt.update(union[v])
-        sets[ell - 1] = nxt
-    return sets
+    return [positions(bits) for bits in view_masks(lists, seq, root0, m)]
+
+
+def view_masks(lists: _InLists, seq: LayerSequence, root0: int, m: int) -> list[int]:
+    """[V_0, …, V_m] as bitsets (bit v for the 0-based position v) for position root0 at depth m."""
+    return grown_views([lists.masks(q) if q < m else [] for q in range(seq.period)], seq.period, root0, m)
 
 
 def witness_condition_holds(seq: LayerSequence, perm: Sequence[int], position: int, m: int,
@@ -531,17 +543,24 @@ class _SwapTables:
 
     def get(self, q: int, h: int) -> tuple[list[int], list[int]]:
         if (q, h) not in self.tables:
-            ins = self.lists.heads[q][h]
-            out = [1 << v for v in range(self.n)]
-            inb = [0] * self.n
-            for v in range(self.n):
-                bits = 1 << v
-                for u in ins[v]:
-                    out[u] |= 1 << v
-                    bits |= 1 << u
-                inb[v] = bits
+            g = self.lists.graphs[q][h]
+            inb = [m | 1 << v for v, m in enumerate(masks_of(self.lists.heads[q][h]))]
+            out = [m | 1 << u for u, m in enumerate(masks_of(_out_sets(g)))]
             self.tables[(q, h)] = (out, inb)
         return self.tables[(q, h)]
+
+
+def _out_sets(g: PatternGraph) -> list:
+    """The 0-based out-neighbours of every position of ``g`` (u excluded): the sources of the sorted codes are
+    ascending, so one slice each."""
+    n = g.n
+    if g.complete:
+        return [range(u) if u == n - 1 else [*range(u), *range(u + 1, n)] for u in range(n)]
+    import numpy as np
+    src, dst = code_endpoints(g)
+    ends = np.searchsorted(src, np.arange(n + 1)).tolist()
+    dsts = dst.tolist()
+    return [dsts[ends[u]:ends[u + 1]] for u in range(n)]
 
 
 def _swap_keeps(per_layer: list, a: int, b: int) -> bool:
@@ -586,8 +605,8 @@ def transposition_witness(seq: LayerSequence, m: int, in_group: Callable[[Sequen
 
     def layers_of(root: int) -> list:
         if root not in views:
-            sets = view_sets(lists, seq, root - 1, m)
-            views[root] = [(sum(1 << v for v in sets[ell]),
+            sets = view_masks(lists, seq, root - 1, m)
+            views[root] = [(sets[ell],
                             [tables.get((ell - 1) % p, h) for h in range(len(lists.heads[(ell - 1) % p]))])
                            for ell in range(1, m + 1)]
         return views[root]

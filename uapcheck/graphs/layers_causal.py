@@ -21,6 +21,7 @@ from typing import Optional, Sequence
 from ..bignum import count_automorphisms
 from .layers import (LayerSequence, _InLists, canonical_digest, subdivided, view_sets, views_fit,
                      witness_condition_holds)
+from .layers_runs import reach_step
 from .. import bliss
 
 #: Above this many arcs summed over the rooted views of the depths tried, the decision reports undecided.
@@ -63,13 +64,7 @@ def prefix_reach(seq: LayerSequence, limit: Optional[int], lists: Optional[_InLi
         return PrefixReach(0, None)
     m, quiet = 0, 0
     while limit is None or m < limit:
-        nxt = []
-        union = lists.union[m % p]
-        for v, before in enumerate(cur):
-            acc = before
-            for u in union[v]:
-                acc |= cur[u]
-            nxt.append(acc)
+        nxt = reach_step(cur, lists.plan(m % p))
         m += 1
         quiet = quiet + 1 if nxt == cur else 0
         cur = nxt

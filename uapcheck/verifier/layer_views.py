@@ -110,12 +110,52 @@ def _union_ins(L: Layers, layer: int) -> list:
 
 
 def _step(L: Layers, layer: int, cur: list) -> list:
-    """In_ℓ from In_{ℓ−1}: position i's set joined with those of the positions layer ℓ reads at i."""
+    """In_ℓ from In_{ℓ−1}: position i's set joined with those of the positions layer ℓ reads at i. Where the positions
+    read form long intervals (a causal layer's prefixes, windows), each interval [a, b] is joined in two reads off a
+    doubling table (D_k[u] = the join over u, …, u + 2^k − 1); else position by position."""
     nb = _union_ins(L, layer)
+    levels = _interval_levels(L, layer)
     new = cur[:]
-    for i in range(1, L.n + 1):
-        new[i] = reduce(or_, map(cur.__getitem__, nb[i]), cur[i])
+    if levels is None:
+        for i in range(1, L.n + 1):
+            new[i] = reduce(or_, map(cur.__getitem__, nb[i]), cur[i])
+        return new
+    table = cur
+    for k, reads in enumerate(levels):
+        if k:
+            table = [x | y for x, y in zip(table, table[1 << (k - 1):])]
+        for i, a, b in reads:
+            new[i] |= table[a] | table[b]
     return new
+
+
+def _interval_levels(L: Layers, layer: int) -> Optional[list]:
+    """Per level k, the reads (i, a, b − 2^k + 1) of the maximal intervals [a, b] of 2^k to 2^{k+1} − 1 positions that
+    layer ℓ reads at i; None when the table would cost more than reading position by position. Once per row."""
+    key = ("intervals", (layer - 1) % L.period)
+    if key not in L.memo:
+        nb = _union_ins(L, layer)
+        levels: list = []
+        for i in range(1, L.n + 1):
+            for a, b in _maximal_intervals(nb[i]):
+                k = (b - a + 1).bit_length() - 1
+                while len(levels) <= k:
+                    levels.append([])
+                levels[k].append((i, a, b - (1 << k) + 1))
+        reads = sum(len(r) for r in levels)
+        entries = sum(len(x) for x in nb)
+        L.memo[key] = levels if 2 * reads + (len(levels) - 1) * (L.n + 1) < entries else None
+    return L.memo[key]
+
+
+def _maximal_intervals(positions: Sequence[int]) -> list[tuple[int, int]]:
+    out: list[tuple[int, int]] = []
+    for v in sorted(positions):
+        if out and out[-1][1] == v - 1:
+            out[-1] = (out[-1][0], v)
+        else:
+            out.append((v, v))
+    return out
 
 
 def reach(L: Layers, depth: int) -> list[int]:
