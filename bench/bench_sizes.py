@@ -77,6 +77,12 @@ CASES = [
     # the views counted per G-orbit (two)
     ("periodic { global(2), global(2) }, layers 2", 800, "periodic { global(2), global(2) }", 3.0),
     ("periodic { global(2), global(2) }", 800, "periodic { global(2), global(2) }", 3.0),
+    # per-layer lists outside the closed forms, decided by the per-layer engine on its in-sets read as runs
+    # (graphs/layers_runs.py); `target causal` where the label says so
+    ("periodic { window(64) + sinks(4), causal }, target causal", 2048, "periodic { window(64) + sinks(4), causal }",
+     3.0),
+    ("periodic { window(8) + global(2), strided(16) }", 2048, "periodic { window(8) + global(2), strided(16) }", 3.0),
+    ("periodic { window(8), strided(8) }", 1024, "periodic { window(8), strided(8) }", 3.0),
     ("BigBird: window(3) + global(2) + random(3, seed=0)", 65536,
      "window(3) + global(2) + random(3, seed=0)", 5.0),
     ("BigBird", 4096, "window(3) + global(2) + random(3, seed=0)", 5.0),
@@ -109,6 +115,9 @@ QUOTIENT_CASES = {"blocks(600000) + strided(4)", "blocks(524288) + strided(3) + 
 TWIN_VIEW_CASES = {"global(2)"}
 # per-layer rooted views on their labelled twin quotients (Theorem F223); the file has a `layers` budget (label ↦ it)
 LAYER_VIEW_CASES = {"periodic { global(2), global(2) }, layers 2": 2}
+#: per-layer lists decided by the per-layer engine on its in-sets read as runs
+RUNS_CASES = {"periodic { window(64) + sinks(4), causal }, target causal",
+              "periodic { window(8) + global(2), strided(16) }", "periodic { window(8), strided(8) }"}
 
 # `uapcheck verify` of the certificate `uapcheck FILE --certificate OUT` writes (written beforehand, not
 # timed): (label, tokens, pattern). The verifier imports no engine; above n = 1,024 it works on compact
@@ -180,12 +189,13 @@ print(time.process_time() - start)
 """
 
 
-def _file_text(n: int, pattern: str, layers: int | None = None) -> str:
-    """The .uap file of a case (with a `layers` budget when given); `edges listing P` is P's arcs written out as an
-    `edges { ... }` list."""
+def _file_text(n: int, pattern: str, layers: int | None = None, causal: bool = False) -> str:
+    """The .uap file of a case (with a `layers` budget when given, `target causal` with ``causal``); `edges listing P`
+    is P's arcs written out as an `edges { ... }` list."""
     if pattern.startswith(LISTING):
         pattern = _listing(n, pattern[len(LISTING):])
-    return f"tokens {n}\n" + (f"layers {layers}\n" if layers else "") + _heads_text(pattern)
+    return (f"tokens {n}\n" + (f"layers {layers}\n" if layers else "") + _heads_text(pattern)
+            + ("target causal\n" if causal else ""))
 
 
 def _heads_text(pattern: str) -> str:
@@ -283,7 +293,7 @@ def _case_rows(cases, repeat: int) -> list[str]:
         for label, n, pattern, target in cases:
             path = os.path.join(tmp, "case.uap")
             with open(path, "w") as fh:
-                fh.write(_file_text(n, pattern, LAYER_VIEW_CASES.get(label)))
+                fh.write(_file_text(n, pattern, LAYER_VIEW_CASES.get(label), label.endswith("target causal")))
             cmd = [PY, "-m", "uapcheck", "--format", "json", "--no-suggest", "--no-cache", path]
             _timed(cmd)  # warm the parser cache
             ratios_cpu, ratios_wall, decided = [], [], ""
@@ -297,6 +307,7 @@ def _case_rows(cases, repeat: int) -> list[str]:
             floor = ("rooted views on their twin quotients (Theorem F222)" if label in TWIN_VIEW_CASES
                      else "rooted views per layer on their labelled twin quotients (Theorem F223)"
                      if label in LAYER_VIEW_CASES
+                     else "per-layer engine, in-sets as runs (graphs/layers_runs.py)" if label in RUNS_CASES
                      else "covering lemma, then rooted views per G-orbit (§21.4, F223)" if label.startswith("periodic")
                      else "no token graph (twin quotient at the true sizes)" if label in QUOTIENT_CASES
                      else "no token graph (twin quotient stand-in)" if label in TWIN_CASES

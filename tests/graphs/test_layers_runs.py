@@ -191,3 +191,18 @@ def test_the_random_lists_exercise_every_read():
         connected += connectivity(seq, None if seq.periodic else seq.period, lists=lists).depth is not None
     assert kinds == {(k, s) for k in ("prefix", "suffix", "block") for s in (False, True)} | {"plain"}, kinds
     assert len(CASES) // 4 <= connected < len(CASES)
+
+
+@pytest.mark.parametrize("n,patterns", [(300, "window(1), window(2) cyclic"), (40, "window(3) + global(1), causal")])
+def test_views_of_sparse_and_dense_layers_match_the_recurrence(n, patterns):
+    """Sparse layers grow views in-set by in-set (their bitsets would outweigh the sets), dense ones by bitsets: both
+    give the views of the recurrence."""
+    src = f"tokens {n}\nattention {{ kernel k(x, y) = exp(x . y); pattern periodic {{ {patterns} }} }}\n"
+    spec = parse_source(src, "runs.uap")
+    seq = build_sequence(spec)
+    lists = _InLists(seq)
+    assert lists.dense() == (n == 40)
+    ins = reference_ins(spec, n)
+    for root in (0, n // 3, n - 1):
+        for m in (1, 2, 5):
+            assert view_sets(lists, seq, root, m) == reference_views(ins, root, m)

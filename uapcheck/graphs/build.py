@@ -717,8 +717,9 @@ def heads_fit(patterns: Sequence[Pattern], n: int, params: Optional[Mapping[str,
 
 
 def reach_bytes(n: int) -> int:
-    """The bytes of the per-layer engine's reach sets at length n: an n-bit integer per position, for two layers."""
-    return 2 * n * ((n + 7) // 8)
+    """The bytes of the per-layer engine's reach sets at length n: an n-bit integer per position, for three layers (a
+    step holds the sets, the next layer's and one table of unions along runs of positions: graphs/layers_runs.py)."""
+    return 3 * n * ((n + 7) // 8)
 
 
 def sequence_fit(patterns: Sequence[Pattern], n: int) -> None:
@@ -755,7 +756,7 @@ def sequence_fit(patterns: Sequence[Pattern], n: int) -> None:
     what = (f"the per-layer patterns' graphs ({kinds}) would hold about {held:,} in-neighbour entries at n = {n:,} "
             f"(limit {limit:,}, set by the file's memory limit and the time budget: every layer's graph is held at "
             f"once, a complete layer's whole)") if held > limit else (
-        f"the per-layer reach sets (n bits per position, two layers' worth) would take about {reach_bytes(n):,} "
+        f"the per-layer reach sets (n bits per position, three layers' worth) would take about {reach_bytes(n):,} "
         f"bytes at n = {n:,} (limit {reach_limit:,}, a share of the file's memory limit)")
     raise GraphTooLarge(f"{what}; they fit up to n = {lo:,}")
 

@@ -83,10 +83,19 @@ class _InLists:
             self.union.append(unions[key])
         self.graphs = [tuple(layer) for layer in seq.layers]
         self._kept: dict = {}
+        self._dense: Optional[bool] = None
 
     def plan(self, q: int) -> ReachPlan:
         """Layer index q's in-sets as runs for the reach step (layers_runs.py), made once per union list."""
         return self._made("reach plan", q, reach_plan)
+
+    def dense(self) -> bool:
+        """Whether the layers' in-sets are dense enough to be held as bitsets beside the sets (about n²/16 bytes per
+        layer, at most a fifth more than the sets themselves): at least n²/128 in-neighbour entries per layer."""
+        if self._dense is None:
+            distinct = {id(u): u for u in self.union}.values()
+            self._dense = all(128 * sum(len(s) for s in u) >= self.n * self.n for u in distinct)
+        return self._dense
 
     def masks(self, q: int) -> list[int]:
         """Layer index q's in-sets (of every head, v excluded) as bitsets, made once per union list."""
@@ -224,12 +233,29 @@ def verify_closed(seq: LayerSequence, i: int, j: int, closed: frozenset) -> bool
 
 def view_sets(lists: _InLists, seq: LayerSequence, root0: int, m: int) -> list[set]:
     """[V_0, …, V_m] (0-based positions) for position root0 at depth m."""
+    if not lists.dense():
+        return _view_sets_by_arcs(lists, seq, root0, m)
     return [positions(bits) for bits in view_masks(lists, seq, root0, m)]
 
 
 def view_masks(lists: _InLists, seq: LayerSequence, root0: int, m: int) -> list[int]:
-    """[V_0, …, V_m] as bitsets (bit v for the 0-based position v) for position root0 at depth m."""
+    """[V_0, …, V_m] as bitsets (bit v for the 0-based position v) for position root0 at depth m: grown by the
+    in-sets' bitsets where the layers are dense (layers_runs.grown_views), else in-set by in-set."""
+    if not lists.dense():
+        return [sum(1 << v for v in got) for got in _view_sets_by_arcs(lists, seq, root0, m)]
     return grown_views([lists.masks(q) if q < m else [] for q in range(seq.period)], seq.period, root0, m)
+
+
+def _view_sets_by_arcs(lists: _InLists, seq: LayerSequence, root0: int, m: int) -> list[set]:
+    sets: list[set] = [set() for _ in range(m + 1)]
+    sets[m] = {root0}
+    for ell in range(m, 0, -1):
+        union = lists.union[(ell - 1) % seq.period]
+        nxt = set(sets[ell])
+        for v in sets[ell]:
+            nxt.update(union[v])
+        sets[ell - 1] = nxt
+    return sets
 
 
 def witness_condition_holds(seq: LayerSequence, perm: Sequence[int], position: int, m: int,

@@ -144,15 +144,18 @@ def reach_step(cur: list[int], plan: ReachPlan) -> list[int]:
             out[v] |= table[a]
     for (d, size), (vs, as_, bs) in plan.blocks.items():
         # a run of size..2·size − 1 terms ends in a later block of its class than it starts: the start's block from
-        # a on, the end's block up to b, and the one block between them if any
-        fwd, back = _along(cur, d, size, False), _along(cur, d, size, True)
+        # a on, the one block between them if any, and the end's block up to b; one table at a time (the reach
+        # sets, their next layer and one table are held at once: build.reach_bytes)
+        table = _along(cur, d, size, True)
         for v, a, b in zip(vs, as_, bs):
-            got = back[a] | fwd[b]
-            r, t = a % d, a // d
-            mid = (t // size + 1) * size
+            got = table[a]
+            mid = ((a // d) // size + 1) * size  # the first term of the block after a's, as an index in a's class
             if (b // d) // size > mid // size:
-                got |= back[r + mid * d]
+                got |= table[a % d + mid * d]
             out[v] |= got
+        table = _along(cur, d, size, False)
+        for v, b in zip(vs, bs):
+            out[v] |= table[b]
     return out
 
 
