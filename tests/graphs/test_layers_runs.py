@@ -206,3 +206,18 @@ def test_views_of_sparse_and_dense_layers_match_the_recurrence(n, patterns):
     for root in (0, n // 3, n - 1):
         for m in (1, 2, 5):
             assert view_sets(lists, seq, root, m) == reference_views(ins, root, m)
+
+
+@pytest.mark.parametrize("pattern", ["causal & window(3)", "causal & strided(4) + sinks(2)", "causal & blocks(5)",
+                                     "window(2) & causal & strided(2)", "causal & causal", "causal & full",
+                                     "(causal & window(4)) + global(1)", "causal & offsets {-3, 0, 2}",
+                                     "causal & window(2) cyclic"])
+def test_causal_intersections_are_built_without_the_causal_codes_and_hold_the_same_arcs(pattern):
+    from uapcheck.graphs.build import build_graph, code_array
+    for n in range(6, 40, 3):
+        spec = parse_source(f"tokens {n}\nattention {{ kernel k(x, y) = exp(x . y); pattern {pattern} }}\n", "t.uap")
+        pat = spec.heads[0].pattern
+        g = build_graph(pat, n, {})
+        got = {(i, j) for i in range(1, n + 1) for j in range(1, n + 1) if i != j} if g.complete else \
+            {(int(c) % n + 1, int(c) // n + 1) for c in code_array(g)}
+        assert got == pairs(pat, n), (n, pattern)

@@ -530,11 +530,18 @@ def _add(out, pattern: Pattern, n: int, params: Mapping[str, int]) -> None:  # n
             out.add((j - 1) * n + (i - 1))
     elif isinstance(pattern, PatternIntersection):
         parts = [p for p in pattern.parts if not _contains_full(p)]  # P & full = P
+        # `causal & P`: P's codes j·n + i (0-based) with j ≤ i, without generating causal's n(n + 1)/2 codes
+        causal = len(parts) > 1 and any(isinstance(p, Causal) for p in parts) and \
+            not all(isinstance(p, Causal) for p in parts)
+        if causal:
+            parts = [p for p in parts if not isinstance(p, Causal)]
         common: Optional[set] = None
         for part in parts:
             codes: set[int] = set()
             _add(codes, part, n, params)
             common = codes if common is None else common & codes
+        if causal and common:
+            common = {c for c in common if c // n <= c % n}
         out.update(common or ())
         # self-loops dropped by the caller; an empty intersection adds nothing
     elif isinstance(pattern, Sinks):
