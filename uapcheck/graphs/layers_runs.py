@@ -185,10 +185,12 @@ def grown_views(masks_per_layer: Sequence[list[int]], period: int, root: int, m:
         fresh = cur & ~done[q]
         masks = masks_per_layer[q]
         a = acc[q]
-        while fresh:
-            low = fresh & -fresh
-            a |= masks[low.bit_length() - 1]
-            fresh ^= low
+        if fresh:
+            text = bin(fresh)
+            top = len(text) - 1  # the character of bit k is text[top - k]
+            for k in range(top - 1):
+                if text[top - k] == "1":
+                    a |= masks[k]
         acc[q], done[q] = a, cur | done[q]
         sets[ell - 1] = cur | a
     return sets
