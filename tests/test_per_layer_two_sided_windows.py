@@ -240,3 +240,16 @@ def test_the_catalog_files_verify_whole(name):
     report = verify(_certificate(text))
     assert not report.rejected and not report.problems, (report.rejected, report.problems)
     assert {s.rule for s in report.steps} >= {"SEQ-WINDOWS-GROUP", "SEQ-WINDOWS-LAYERS"}
+
+
+def test_the_lengths_below_the_range_say_whether_their_count_is_least():
+    # each length below n ≥ 7 is decided by the arc engine (SEQ-LAYERS), which proves its count least or sufficient:
+    # the record says which, and the verifier re-checks each count stated least on its own arcs
+    from uapcheck.verifier import verify
+    text = _file("periodic { window(3), window(1) }")
+    r = uapcheck.check(text, "t.uap")
+    records = r.root.facts["below_range"]
+    assert [x.n for x in records] == [1, 2, 3, 4, 5, 6]
+    assert all(x.verdict is not None and x.least is True for x in records), records
+    report = verify(_certificate(text))
+    assert not report.rejected and not report.problems

@@ -42,8 +42,8 @@ LENGTHS_WORK = 400_000_000
 #: steps count their work; a derivation that still runs out is stated as not decided, naming BUDGET).
 EACH_SECONDS = 30.0
 #: Off while the suggestion search derives edited files (only their verdict for the range is read there).
-#: The steps whose `least` fact is a length's count's (attention patterns, convolution mixers).
-LAYER_RULES = ("PAT-LAYERS", "CONV-LAYERS")
+#: The steps whose `least` fact is a length's count's (attention patterns, per-layer patterns, convolution mixers).
+LAYER_RULES = ("PAT-LAYERS", "SEQ-LAYERS", "CONV-LAYERS")
 ENABLED: contextvars.ContextVar[bool] = contextvars.ContextVar("lengths below the range", default=True)
 #: True while a length below a range is derived: that derivation's steps are read for their facts only (the
 #: verdict, the count, whether it is least; `decide`), never printed, so the rooted-view test there answers
