@@ -83,6 +83,9 @@ CASES = [
      3.0),
     ("periodic { window(8) + global(2), strided(16) }", 2048, "periodic { window(8) + global(2), strided(16) }", 3.0),
     ("periodic { window(8), strided(8) }", 1024, "periodic { window(8), strided(8) }", 3.0),
+    # per-layer windows with a global token on alternate layers (docs/theory.md §21.13): closed forms, no graph
+    ("periodic { window(512) + global(1), window(512) }", 1048576, "periodic { window(512) + global(1), window(512) }",
+     3.0),
     ("BigBird: window(3) + global(2) + random(3, seed=0)", 65536,
      "window(3) + global(2) + random(3, seed=0)", 5.0),
     ("BigBird", 4096, "window(3) + global(2) + random(3, seed=0)", 5.0),
@@ -118,6 +121,8 @@ LAYER_VIEW_CASES = {"periodic { global(2), global(2) }, layers 2": 2}
 #: per-layer lists decided by the per-layer engine on its in-sets read as runs
 RUNS_CASES = {"periodic { window(64) + sinks(4), causal }, target causal",
               "periodic { window(8) + global(2), strided(16) }", "periodic { window(8), strided(8) }"}
+# per-layer lists decided by closed forms (windows with global tokens, docs/theory.md §21.13): no graph built
+CLOSED_LAYER_CASES = {"periodic { window(512) + global(1), window(512) }"}
 
 # `uapcheck verify` of the certificate `uapcheck FILE --certificate OUT` writes (written beforehand, not
 # timed): (label, tokens, pattern). The verifier imports no engine; above n = 1,024 it works on compact
@@ -244,7 +249,9 @@ def _decided(out: str) -> str:
         return "(no JSON)"
     group = r.get("group") or {}
     steps = r.get("steps", [])
-    least = next((s["evidence"].get("least") for s in steps if s.get("rule") in ("PAT-LAYERS", "SEQ-LAYERS")), None)
+    least = next((s["evidence"].get("least") for s in steps if s.get("rule") in ("PAT-LAYERS", "SEQ-LAYERS",
+                                                                                    "SEQ-WINDOWS-LAYERS",
+                                                                                    "SEQ-GLOBALS-LAYERS")), None)
     conn = next((s["evidence"] for s in steps if s.get("rule") == "PAT-CONNECTED"), {})
     bounds = ""
     if "upper bound" in conn:  # the exact diameter was not decided: its proved bounds and the size that fits
@@ -308,6 +315,7 @@ def _case_rows(cases, repeat: int) -> list[str]:
                      else "rooted views per layer on their labelled twin quotients (Theorem F223)"
                      if label in LAYER_VIEW_CASES
                      else "per-layer engine, in-sets as runs (graphs/layers_runs.py)" if label in RUNS_CASES
+                     else "no graph (closed forms, §21.13)" if label in CLOSED_LAYER_CASES
                      else "covering lemma, then rooted views per G-orbit (§21.4, F223)" if label.startswith("periodic")
                      else "no token graph (twin quotient at the true sizes)" if label in QUOTIENT_CASES
                      else "no token graph (twin quotient stand-in)" if label in TWIN_CASES
