@@ -228,3 +228,14 @@ def test_the_verifier_checks_the_steps_and_rejects_forged_ones(tokens):
         next(s for s in bad["steps"] if s["rule"] == rule)["data"][field] = value
         got = {s.id: s.outcome for s in verify(bad, only={ids[rule]}).steps}
         assert got[ids[rule]] == REJECTED, (rule, field)
+
+
+def test_a_budget_cuts_the_list_as_a_finite_sequence_of_its_first_layers():
+    """`layers M` on a periodic list is the finite list of its first M layers (§21.2), which LISTS checks against the
+    arc engine (the periodic { window(1), window(2) + global(1) } cut at 5 layers is one of them)."""
+    pats = [_pattern(1, 0), _pattern(2, 1)]
+    cut = recognise(pats, True, budget=5)
+    assert cut == _layers(((1, 0), (2, 1), (1, 0), (2, 1), (1, 0)), False)
+    assert recognise(pats, True, budget=1) is None  # one layer, no globals left: outside the class
+    assert decide(cut, 100000) == decide(_layers(((1, 0), (2, 1), (1, 0), (2, 1), (1, 0)), False), 100000)
+    assert decide(cut, 100000).layers == 4
