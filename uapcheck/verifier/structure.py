@@ -104,6 +104,23 @@ def _reachable(ctx) -> set:
     return seen
 
 
+def _declared_target(ctx) -> Optional[str]:
+    """VERDICT-T1 states the verdict for G-equivariant targets. An input that declares `target causal` is decided by
+    TGT-VERDICT (VERDICT-T1 stands there only for ILL-POSED, which no target class changes); `target receptive` reads
+    the G-equivariant verdict only on a family that is not disconnected (then every receptive field is [n] and the
+    class is the G-equivariant maps, docs/theory.md §14.1), so not beside a proved PAT-DISCONNECTED."""
+    target = ctx.spec.target
+    if target == "equivariant" or ctx.cert["verdict"] == "ILL-POSED":
+        return None
+    if target == "causal":
+        return ("verdict: the input declares `target causal`, decided by TGT-VERDICT; VERDICT-T1 states the verdict "
+                "for G-equivariant targets")
+    if any(s["rule"] == "PAT-DISCONNECTED" and s["status"] == "proved" for s in ctx.steps.values()):
+        return ("verdict: the input declares `target receptive` on a disconnected family, decided by TGT-VERDICT; "
+                "VERDICT-T1 states the verdict for G-equivariant targets")
+    return None
+
+
 def check_top_level(ctx) -> list[str]:
     problems: list[str] = []
     if root(ctx)["rule"] == "TGT-VERDICT":
@@ -112,6 +129,9 @@ def check_top_level(ctx) -> list[str]:
         if ctx.cert["verdict"] in ("UAP", "NOT-UAP"):
             return [f"the verdict step {root(ctx)['rule']} is not one the verifier reads"]
         return []
+    declared = _declared_target(ctx)
+    if declared is not None:
+        return [declared]
     from .by_class import side_classes
     try:
         side, problems = side_classes(ctx)
