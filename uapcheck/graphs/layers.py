@@ -164,8 +164,17 @@ class Reach:
 def connectivity(seq: LayerSequence, limit: Optional[int] = None, start: int = 0,
                  lists: Optional[_InLists] = None) -> Reach:
     """D_Φ for Φ started at layer start + 1 (the least m with every In_m(i) = [n]), within ``limit``
-    layers (a finite sequence's depth or a budget; None: unbounded for a periodic Φ)."""
+    layers (a finite sequence's depth or a budget; None: unbounded for a periodic Φ). Kept with ``lists`` (the
+    covering depth and the covering lemma ask the same starts)."""
     lists = lists or _InLists(seq)
+    key = ("connectivity", limit, start % seq.period if seq.periodic else start)
+    got = lists._kept.get(key)
+    if got is None:
+        got = lists._kept[key] = _connectivity(seq, limit, start, lists)
+    return got
+
+
+def _connectivity(seq: LayerSequence, limit: Optional[int], start: int, lists: _InLists) -> Reach:
     n, p = seq.n, seq.period
     full = (1 << n) - 1
     if limit is None and not seq.periodic:
