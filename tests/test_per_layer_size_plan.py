@@ -40,13 +40,19 @@ def test_a_window_then_a_full_layer_above_the_old_limit_is_two_layers_least():
 
 
 def test_a_sparse_sequence_above_the_old_limit_is_decided_and_fully_verified():
-    # window(8) then window(8) + global(1): the global position breaks the reflection (G trivial); every position
-    # reaches every other within 4 layers (through the global position); at depth 6 layers 1-3 are seen whole
-    text = source(1100, "window(8), window(8) + global(1)")
+    # window(8) then window(8) + global(1) (+ sinks(1), the same arcs: the global position is read by every later one
+    # already, but outside the closed forms of §21.13, so the per-layer engine decides it): the global position breaks
+    # the reflection (G trivial); every position reaches every other within 4 layers (through the global position);
+    # at depth 6 layers 1-3 are seen whole
+    text = source(1100, "window(8), window(8) + global(1) + sinks(1)")
     got = result_json(uapcheck.check(text, "t.uap"))
     assert (got["verdict"], got["group"]["order"], got["layers"], got["least"]) == ("UAP", 1, 6, False)
+    assert not any(s["rule"].startswith("SEQ-GLOBALS") for s in got["steps"])
     report = verify(certificate_of(text))
     assert [s.rule for s in report.steps if s.outcome != VERIFIED] == []
+    # the closed forms on the same arcs written without the sinks: the least count, at most the engine's sufficient one
+    closed = result_json(uapcheck.check(source(1100, "window(8), window(8) + global(1)"), "t.uap"))
+    assert (closed["verdict"], closed["group"]["order"], closed["layers"], closed["least"]) == ("UAP", 1, 4, True)
 
 
 def test_beyond_the_plan_the_verdict_names_the_largest_length_that_fits_and_that_length_is_exact():
