@@ -239,3 +239,19 @@ def test_a_budget_cuts_the_list_as_a_finite_sequence_of_its_first_layers():
     assert recognise(pats, True, budget=1) is None  # one layer, no globals left: outside the class
     assert decide(cut, 100000) == decide(_layers(((1, 0), (2, 1), (1, 0), (2, 1), (1, 0)), False), 100000)
     assert decide(cut, 100000).layers == 4
+
+
+def test_a_large_budget_keeps_the_periodic_decision_without_unrolling_it():
+    """A budget at least a_2 + 3p reads every depth the theorems need: the periodic list is kept (a budget of 10⁶
+    layers unrolled into 10⁶ widths ran out of the 60 s budget), and the verifier checks the count against it."""
+    from uapcheck.verifier import VERIFIED, verify
+    pats = [_pattern(512, 1), _pattern(512, 0)]
+    assert recognise(pats, True, budget=1000000) == recognise(pats, True)
+    start = time.process_time()
+    text = _file(LONGFORMER, "tokens 1048576", "layers 1000000")
+    r = uapcheck.check(text, "t.uap")
+    assert time.process_time() - start < 20
+    assert (r.verdict, r.layers) == ("UAP", 5)
+    cert = _certificate(text)
+    ids = {s["rule"]: s["id"] for s in cert["steps"]}
+    assert {s.id: s.outcome for s in verify(cert).steps}[ids["SEQ-GLOBALS-LAYERS"]] == VERIFIED

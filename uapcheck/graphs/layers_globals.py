@@ -102,6 +102,16 @@ def layer_of(p: S.Pattern) -> Optional[tuple[int, int]]:
     return None
 
 
+def unchanged_by_budget(pairs: Sequence[tuple[int, int]]) -> int:
+    """A budget `layers M` on a periodic list with M at least this, a_2 + 3p (a_2 the second global layer, p the
+    period; p + 1 without globals), leaves its decision unchanged: the network still has every layer kind of the period
+    (F238), a_2 (F237) and every depth Lemma AP reads, up to a_2 + 3p (F239), so the list is kept periodic rather than
+    unrolled into M layers."""
+    p = len(pairs)
+    glob = [k for k in range(1, 2 * p + 1) if pairs[(k - 1) % p][1] > 0]
+    return (glob[1] if len(glob) >= 2 else 1) + 3 * p
+
+
 def recognise(patterns: Sequence[S.Pattern], periodic: bool, budget: Optional[int] = None) -> Optional[GlobalLayers]:
     """The layers when every pattern is a window, a global part or their union, with at least one global layer and one
     global count shared by all (the budget `layers M` applied: a budget below the list's length cuts it, and the cut
@@ -114,7 +124,7 @@ def recognise(patterns: Sequence[S.Pattern], periodic: bool, budget: Optional[in
         pairs.append(got)
     if budget is not None and budget < len(pairs):
         pairs, periodic = pairs[:budget], False
-    elif budget is not None and periodic:
+    elif budget is not None and periodic and budget < unchanged_by_budget(pairs):
         pairs, periodic = [pairs[(k - 1) % len(pairs)] for k in range(1, budget + 1)], False
     gs = {g for _, g in pairs if g > 0}
     if len(gs) != 1:

@@ -113,6 +113,14 @@ class Layers:
         return None if before else "reflection"
 
 
+def _kept_periodic(pairs: list[tuple[int, int]]) -> int:
+    """a_2 + 3p: a budget at least this on a periodic list keeps its decision (the count is at most a_2 + 3p, and the
+    network keeps every layer of the period); the count stated is checked against the budget too."""
+    p = len(pairs)
+    glob = [k for k in range(1, 2 * p + 1) if pairs[(k - 1) % p][1]]
+    return (glob[1] if len(glob) >= 2 else 1) + 3 * p
+
+
 def read(spec: S.Spec) -> Layers:
     if len(spec.heads) != 1:
         raise NotGlobals("more than one head")
@@ -123,6 +131,8 @@ def read(spec: S.Spec) -> Layers:
     pairs = [_one(p) for p in pat.patterns]
     periodic = pat.periodic
     budget = int(spec.layers) if _int(spec.layers) else None  # type: ignore[arg-type]  # an int
+    if budget is not None and periodic and budget >= _kept_periodic(pairs):
+        budget = None  # every depth the theorems read lies within the budget: the periodic list's decision
     if budget is not None:
         top = budget if periodic else min(budget, len(pairs))
         pairs = [pairs[(k - 1) % len(pairs)] for k in range(1, top + 1)]
@@ -266,7 +276,9 @@ def globals_layers(ctx, s):
     if len(glob) < 2 or data.get("D_Φ") != glob[1]:
         raise Reject("D_Φ is the second global layer (Theorem F237)")
     d, m = glob[1], data.get("layers")
-    if not _int(m) or m < d or (not L.periodic and m > len(L.pairs)) or data.get("least") is not True:
+    cap = ctx.spec.layers if _int(ctx.spec.layers) else None
+    if not _int(m) or m < d or (not L.periodic and m > len(L.pairs)) or data.get("least") is not True or (
+            cap is not None and m > cap):
         raise Reject("the count is not within the network's layers from D_Φ on")
     pinned = L.pin_start(m, data.get("pins"))
     if pinned is None:
