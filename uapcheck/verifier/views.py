@@ -154,10 +154,18 @@ def decide(heads: Sequence[frozenset], n: int, d: int, gens: Sequence[Sequence[i
                 break
             seen |= frontier
         return seen == everything
+    if not all(_keeps_arcs(arcs, g) for arcs in heads for g in gens):
+        return "a generator of G given to the view decision does not keep every head's arcs on the verifier's arcs"
     member = _member(heads, n) if kinds is None else None
     head_ins = _head_ins(heads, n)
     return first_view_witness(n, gens, lambda i: _rooted_view(head_ins, n, patterns.bfs(ins, i), d, kinds), MISMATCH,
                               whole_ball, member, roots)
+
+
+def _keeps_arcs(arcs: frozenset, p: Sequence[int]) -> bool:
+    """Whether the permutation p (p[v − 1] the image of v) maps the head's arcs onto themselves: a generator of G
+    must, or a view witness would pass as a symmetry."""
+    return all((p[u - 1], p[v - 1]) in arcs for u, v in arcs)
 
 
 def _member(heads: Sequence[frozenset], n: int):
