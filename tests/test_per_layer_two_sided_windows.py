@@ -253,3 +253,10 @@ def test_the_lengths_below_the_range_say_whether_their_count_is_least():
     assert all(x.verdict is not None and x.least is True for x in records), records
     report = verify(_certificate(text))
     assert not report.rejected and not report.problems
+
+
+def test_a_budget_of_one_layer_short_of_the_length_is_not_uap_in_its_own_words():
+    r = uapcheck.check(_file("sequence { window(600), window(1400) }", "tokens 2000\nlayers 1"), "t.uap")
+    assert r.verdict == "NOT-UAP"
+    step = next(s for s in r.root.walk() if s.rule == "SEQ-WINDOWS-LAYERS")
+    assert "within the network's 1 attention layer (" in step.claim and "1 attention layers" not in step.claim

@@ -56,8 +56,9 @@ def windows_layers_step(desc: str, cert: WindowsCount, name: str = "n") -> proof
                       ", the sum of the first m widths")
     if cert.depth is None:
         total = L.reach(len(L.widths))
-        claim = claim_of(token(cert.n), f" never reaches position 1 within the network's {len(L.widths)} attention "
-                         "layers (the widths sum to ", total, " < ", cert.n - 1, "; ", within, "), so every model's "
+        k = len(L.widths)
+        claim = claim_of(token(cert.n), f" never reaches position 1 within the network's {k} attention "
+                         f"layer{'s' if k != 1 else ''} (the widths sum to ", total, " < ", cert.n - 1, "; ", within, "), so every model's "
                          "output at 1 ignores ", token(cert.n), ", while the target ", SUM_TARGET_CLAIM, " (", S_N,
                          "-invariant, hence G-equivariant) depends on it (Theorem F234)")
         ev["witness"] = {"i": 1, "j": cert.n, "target": SUM_TARGET}
