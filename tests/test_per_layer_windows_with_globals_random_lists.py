@@ -17,7 +17,7 @@ import pytest
 from uapcheck import spec as S
 from uapcheck.graphs import build_graph, symmetry_group
 from uapcheck.graphs.layers import LayerSequence, connectivity, least_layers
-from uapcheck.graphs.layers_globals import decide, group_kind, recognise
+from uapcheck.graphs.layers_globals import decide, group_kind, recognise, unchanged_by_budget
 from uapcheck.rules.layers import _membership
 
 from graphs.reference import attends  # tests/ is on sys.path
@@ -170,6 +170,9 @@ def test_a_budget_reads_the_first_layers(budget):
         cut = [pats[(k - 1) % len(pats)] for k in range(1, top + 1)]
         L, M = recognise(pats, periodic, budget), recognise(cut, False)
         assert (L is None) == (M is None), (pairs, periodic, budget)
-        if L is not None:
+        if L is not None and L.periodic:  # a budget of a_2 + 3p layers or more keeps the periodic list (§21.13)
+            assert periodic and budget >= unchanged_by_budget(pairs)
+            assert decide(L, 500) == decide(M, 500)
+        elif L is not None:
             assert (L.widths, L.globals_, L.periodic) == (M.widths, M.globals_, False)
             assert decide(L, 500) == decide(M, 500)
