@@ -161,9 +161,10 @@ def test_a_sink_layer_before_the_first_wide_one_is_theorem_f157s():
 
 
 def test_a_decoder_list_without_target_causal_at_a_symbolic_n_is_no_input_error():
-    """Formerly refused (an integer `tokens N` was required); the equivariant analysis now answers."""
+    """Formerly refused (an integer `tokens N` was required); read for equivariant targets, every arc goes one way:
+    NOT-UAP for n ≥ 2 (Theorem F138, docs/theory.md §21.13)."""
     r = uapcheck.check(text([["causal & window(2)", "causal"]], "periodic").replace("target causal\n", ""), "t.uap")
-    assert r.verdict == "INCONCLUSIVE"
+    assert r.verdict == "NOT-UAP"
 
 
 # ---------------------------------------------------------------------------------------------

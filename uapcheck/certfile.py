@@ -643,7 +643,7 @@ def _mixer_data(step: proof.Step, spec) -> Optional[dict]:
             data["view witness"] = _seq_witness(ev.get("view witness"), spec)
         return data
     if step.rule in ("SEQ-ALTERNATION-GROUP", "SEQ-ALTERNATION-LAYERS", "SEQ-WINDOWS-GROUP", "SEQ-WINDOWS-LAYERS",
-                     "SEQ-GLOBALS-GROUP", "SEQ-GLOBALS-LAYERS", "SEQ-GLOBALS-DEPTH",
+                     "SEQ-GLOBALS-GROUP", "SEQ-GLOBALS-LAYERS", "SEQ-GLOBALS-DEPTH", "SEQ-CYCLIC-GROUP", "SEQ-CYCLIC-LAYERS",
                      "SEQ-CAUSAL-FORM", "SEQ-CAUSAL-SINKS",
                      "SEQ-CAUSAL-CHUNKS"):
         # §21.7: the closed forms' data; §21.8: C from the range's start on, and the pieces below

@@ -57,8 +57,8 @@ def lengths_text(result) -> str:
 
 NOT_LEAST = " (sufficient, not shown least)"
 # the steps a count comes from; TD-MEANS (Lemma M) gives 2 layers on a dense head, sufficient, not shown least
-LAYER_RULES = ("PAT-LAYERS", "SEQ-LAYERS", "SEQ-ALTERNATION-LAYERS", "SEQ-WINDOWS-LAYERS", "SEQ-GLOBALS-LAYERS", "CONV-LAYERS",
-               "BIAS-LAYERS", "TD-MEANS")
+LAYER_RULES = ("PAT-LAYERS", "SEQ-LAYERS", "SEQ-ALTERNATION-LAYERS", "SEQ-WINDOWS-LAYERS", "SEQ-GLOBALS-LAYERS",
+               "SEQ-CYCLIC-LAYERS", "CONV-LAYERS", "BIAS-LAYERS", "TD-MEANS")
 
 
 def layers_least(result) -> "bool | None":

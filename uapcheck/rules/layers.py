@@ -44,7 +44,9 @@ SUM_TARGET = "F(X)_k = x_1 + ... + x_n at every position k"
 #: there); every integer `tokens N` goes to the concrete per-layer engine (§21.1–21.4)
 SYMBOLIC_COVERED = ("at a symbolic n the per-layer analysis is not decided for this list (decided there: one head whose "
                     "layers are all non-cyclic windows of integer widths, with or without global tokens, docs/theory.md "
-                    "§21.12, §21.13); each integer `tokens N` is decided by the per-layer engine of §21.1–21.4")
+                    "§21.12, §21.13; lists whose every arc goes one way, §21.14; one head of cyclic windows whose first "
+                    "width pins a layer on every class of n, §21.15); each integer `tokens N` is decided by the "
+                    "per-layer engine of §21.1–21.4")
 
 
 def has_sequence(spec: S.Spec) -> bool:
@@ -316,6 +318,10 @@ def _closed_form_or_beyond_the_plan(spec: S.Spec, desc: str, undecided):
             with_globals = globals_outcome(spec, desc)  # §21.13: windows with global tokens by arithmetic
             if with_globals is not None:
                 return with_globals
+            from .layers_cyclic_windows import cyclic_outcome
+            cyclic = cyclic_outcome(spec, desc)  # §21.15: per-layer cyclic windows by arithmetic
+            if cyclic is not None:
+                return cyclic
     try:
         fit_sequence(spec)
     except GraphTooLarge as exc:
@@ -340,7 +346,10 @@ def _symbolic_n(spec: S.Spec, desc: str, undecided):
     with_globals = globals_outcome(spec, desc)  # §21.13: windows with global tokens at any n
     if with_globals is not None:
         return with_globals
-    return undecided(SYMBOLIC_COVERED)
+    from .layers_cyclic_windows import cyclic_outcome
+    from .layers_one_way import one_way_outcome
+    # §21.15: per-layer cyclic windows; §21.14: every arc one way
+    return cyclic_outcome(spec, desc) or one_way_outcome(spec, desc) or undecided(SYMBOLIC_COVERED)
 
 
 def layered_premises(spec: S.Spec):

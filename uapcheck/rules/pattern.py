@@ -12,6 +12,7 @@ from typing import Optional, Sequence
 
 import sympy
 
+from ..layer_certificates_one_way import OneWayLayers
 from .. import proof
 from .wording import L_P, position, quantity, S_N, SUM_TARGET as SUM_TARGET_CLAIM, token, X_J
 from ..claim import Claim, claim as claim_of, eq, Formula, math, written
@@ -226,7 +227,7 @@ def normal_form_step(heads: tuple, reasons: tuple) -> proof.Step:
 
 
 @proof.rule("PAT-DISCONNECTED", "A pattern that is not strongly connected: NOT-UAP", CITE_SPARSE,
-            statuses=(proof.PROVED,), certificates=(Unreachable, Trusted, CosetInvariant))
+            statuses=(proof.PROVED,), certificates=(Unreachable, Trusted, CosetInvariant, OneWayLayers))
 def disconnected_step(desc: str, i, j, evidence: dict, certificate, notes=(), condition=None,
                       by_class: Optional[tuple] = None) -> proof.Step:
     """`condition`: the range of n where the closed form holds (a SymPy condition), for the claim's formula.

@@ -262,7 +262,7 @@ def _layers_of(structure, group_step, heads=()):
     for dense heads each of which is 1-layer token distinguishing."""
     for s in structure:
         if s.rule in ("PAT-LAYERS", "SEQ-LAYERS", "SEQ-ALTERNATION-LAYERS", "SEQ-WINDOWS-LAYERS", "SEQ-GLOBALS-LAYERS",
-                      "CONV-LAYERS", "BIAS-LAYERS") \
+                      "SEQ-CYCLIC-LAYERS", "CONV-LAYERS", "BIAS-LAYERS") \
                 and s.proved:
             return s.facts["layers"]
     if group_step.rule == "SYM-DENSE" and not structure and not any(

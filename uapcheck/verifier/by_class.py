@@ -574,13 +574,37 @@ def _resolved(pattern, name: str, n: int):
     return pattern
 
 
+def _windows_never_from(ctx, s, where, n) -> bool:
+    """A proved premise of per-layer windows whose finite list never connects (Theorems F234, F139; its checker holds
+    its start against the widths' sum) states exactly this range."""
+    import sympy
+
+    from .structure import WINDOW_COUNTS
+    for p in ctx.premises(s):
+        data = p.get("data") or {}
+        if p["rule"] in WINDOW_COUNTS and p["status"] == "proved" and "D_Φ" in data and data["D_Φ"] is None \
+                and isinstance(data.get("from"), int) and where == sympy.Ge(n, data["from"]):
+            return True
+    return False
+
+
+def _finite_list(ctx) -> bool:
+    """Some head has a finite `pattern sequence`, or a periodic one cut by a budget (the union of its layers' arcs may
+    join what its layers never do)."""
+    return any(type(h.pattern).__name__ == "PatternSequence" and (not h.pattern.periodic or ctx.spec.layers is not None)
+               for h in ctx.spec.heads)
+
+
 def reach_at(ctx, value: int) -> "tuple[list, bool, int]":
     """(the heads' arcs, strongly connected, the diameter of the strongly connected union, else the largest finite
     distance) at the length `value`, by BFS on the verifier's own arcs; ValueError (or KeyError, TypeError) when a
     pattern size is a parameter (no arcs at a length alone)."""
     from . import patterns
-    heads = [patterns.head_arcs(h.pattern if value == 1 else _resolved(h.pattern, ctx.spec.tokens, value), value)
-             for h in ctx.spec.heads]  # one position: no arc, whatever the sizes
+    # one position: no arc, whatever the sizes; a pattern per layer gives the arcs of each of its layers (their union
+    # holds every path through increasing layers: not strongly connected there, never connected per layer)
+    heads = [patterns.head_arcs(p if value == 1 else _resolved(p, ctx.spec.tokens, value), value)
+             for h in ctx.spec.heads
+             for p in (h.pattern.patterns if type(h.pattern).__name__ == "PatternSequence" else (h.pattern,))]
     outs = patterns.union_out(heads, value)
     dists = [patterns.bfs(outs, j) for j in range(1, value + 1)]
     connected = all(d is not None for row in dists for d in row[1:])
@@ -882,7 +906,7 @@ def not_uap_range(ctx, s) -> str:
     theorem, which is a view witness's business). Rejects a length of R where none of these holds, so no NOT-UAP
     is stated below the obstruction's range; "" for another verdict or without a range, words otherwise."""
     import sympy
-    from .check import Reject
+    from .check import Reject, Trust
     from .trees import TreeError, decode_condition
     data = s.get("data") or {}
     if ctx.cert.get("verdict") != "NOT-UAP" or data.get("range") is None or not isinstance(ctx.spec.tokens, str):
@@ -901,6 +925,7 @@ def not_uap_range(ctx, s) -> str:
     by_budget = any(p["rule"] == "PAT-BUDGET-CLASS" and p["status"] == "proved" and
                     (p.get("data") or {}).get("range") == data["range"] for p in ctx.premises(s))
     budget, checked = ctx.spec.layers, []
+    by_count = _windows_never_from(ctx, s, where, n)
     for value in range(1, RANGE_TOP + 1):
         if where.xreplace({n: sympy.Integer(value)}) is not sympy.true:
             continue
@@ -910,6 +935,12 @@ def not_uap_range(ctx, s) -> str:
             # a pattern size that is a parameter: no arcs at a length alone; the range is the obstruction premise's
             return (f"; the NOT-UAP range {where} is not re-checked at lengths ({exc}): it rests on the obstruction "
                     "premise's check")
+        if connected and by_count:
+            checked.append(value)
+            continue
+        if connected and _finite_list(ctx):
+            raise Trust(f"n = {value} lies in the NOT-UAP range {where}: the union of a finite per-layer list's arcs is "
+                        "strongly connected there, and its layers' reach is not re-derived here")
         if connected and not (isinstance(budget, int) and budget < diameter) and not by_budget:
             raise Reject(f"n = {value} lies in the NOT-UAP range {where}, but the pattern is strongly connected "
                          f"(D = {diameter}) and no budget premise states that range")

@@ -338,3 +338,4 @@ from . import rules_graph, rules_kernel, rules_infer, rules_positions, rules_tar
 from . import rules_bias, rules_budget, rules_routes  # noqa: E402,F401
 from . import rules_conv, rules_layers, rules_means  # noqa: E402,F401
 from . import layer_globals, layer_windows  # noqa: E402,F401
+from . import layer_cyclic_windows  # noqa: E402,F401

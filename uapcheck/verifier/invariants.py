@@ -37,7 +37,9 @@ def _parts(spec: S.Spec) -> Optional[list]:
             p = stack.pop()
             if isinstance(p, S.PatternUnion):
                 stack.extend(p.parts)
-            elif isinstance(p, (S.PatternSequence, S.PatternIntersection)):
+            elif isinstance(p, S.PatternSequence):
+                stack.extend(p.patterns)  # a pattern per layer: an invariant of every layer's arcs holds on all paths
+            elif isinstance(p, S.PatternIntersection):
                 return None
             else:
                 out.append(p)

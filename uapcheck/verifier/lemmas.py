@@ -56,6 +56,13 @@ def classify(spec: S.Spec, n: sympy.Symbol, symbols: dict) -> Optional[Lemma]:
         # groups are of unlabelled arcs (so is the `forward` lemma's when some head is not the causal mask: no group)
         if not all(isinstance(p, S.Causal) for p in pats):
             return None
+    if any(isinstance(p, S.PatternSequence) for p in pats):
+        # a pattern per layer (docs/theory.md §21.14): every arc of the network is an arc of some layer's pattern, and
+        # a path through increasing layers is a path of their union, so x_2 never reaching 1 in the union is enough
+        layers = [q for p in pats for q in (p.patterns if isinstance(p, S.PatternSequence) else (p,))]
+        if layers and all(forward(q) for q in layers):
+            return Lemma("forward", None, None, None, lambda w: 2, False, (1, 2))
+        return None
     if all(forward(p) for p in pats):
         chain = any(isinstance(p, S.Causal) or (isinstance(p, S.Offsets) and -1 in p.offsets) for p in pats)
         return Lemma("forward", None, None, "trivial" if all(isinstance(p, S.Causal) for p in pats) and chain else None,
@@ -118,6 +125,8 @@ def _names(p: S.Pattern) -> set:
     """The param names a pattern's sizes use (window, sinks, global sizes)."""
     if isinstance(p, (S.PatternUnion, S.PatternIntersection)):
         return set().union(*(_names(q) for q in p.parts))
+    if isinstance(p, S.PatternSequence):
+        return set().union(*(_names(q) for q in p.patterns))
     for attr in ("w", "k", "g"):
         t = getattr(p, attr, None)
         if isinstance(t, str):
@@ -150,7 +159,10 @@ def instances(spec: S.Spec, lemma: Lemma):
     """(n, param values, per-head arcs) for n = 2..INSTANCE_MAX_N and every param at 1..3."""
     for values in _assignments(spec, lemma):
         for n in range(lemma.conn_from, INSTANCE_MAX_N + 1):
-            heads = [patterns.head_arcs(_instantiate(h.pattern, values), n) for h in spec.heads]
+            # a pattern per layer: the arcs of each of its layers (their union holds every path through increasing
+            # layers; only the `forward` lemma, a statement about the union, classifies such a file)
+            heads = [patterns.head_arcs(_instantiate(q, values), n) for h in spec.heads
+                     for q in (h.pattern.patterns if isinstance(h.pattern, S.PatternSequence) else (h.pattern,))]
             yield n, values, heads
 
 

@@ -285,7 +285,13 @@ def _pair_reached(ctx, s) -> None:
         if where.xreplace({n: sympy.Integer(value)}) is not sympy.true:
             continue
         try:
-            heads = [patterns.head_arcs(_resolved(h.pattern, ctx.spec.tokens, value), value) for h in ctx.spec.heads]
+            # a periodic pattern per layer: each layer's arcs (a path of their union is one through increasing layers,
+            # one period per arc); a finite list's union may join what its layers never do: not refuted here
+            if any(type(h.pattern).__name__ == "PatternSequence" and (not h.pattern.periodic or ctx.spec.layers is not None)
+                   for h in ctx.spec.heads):
+                return
+            heads = [patterns.head_arcs(_resolved(p, ctx.spec.tokens, value), value) for h in ctx.spec.heads
+                     for p in (h.pattern.patterns if type(h.pattern).__name__ == "PatternSequence" else (h.pattern,))]
         except (ValueError, KeyError, TypeError):
             return  # a parameter size: no arcs at a length alone
         if patterns.bfs(patterns.union_out(heads, value), j)[i] is not None:

@@ -17,7 +17,7 @@ from .structure import is_theorem1, root, slots
 from .trees import TreeError, decode, decode_condition
 
 LAYER_RULES = ("PAT-LAYERS", "SEQ-LAYERS", "SEQ-ALTERNATION-LAYERS", "SEQ-WINDOWS-LAYERS", "SEQ-GLOBALS-LAYERS",
-               "CONV-LAYERS", "BIAS-LAYERS")
+               "SEQ-CYCLIC-LAYERS", "CONV-LAYERS", "BIAS-LAYERS")
 
 
 @dataclass(frozen=True)

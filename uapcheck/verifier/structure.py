@@ -17,8 +17,10 @@ class StructureError(Exception):
 
 OBSTRUCTIONS = ("PAT-DISCONNECTED", "PAT-BUDGET", "PAT-BUDGET-N", "PAT-BUDGET-WITNESS", "PAT-BUDGET-CLASS", "SEQ-DISCONNECTED",
                 "SEQ-DEPTH", "SEQ-GLOBALS-DEPTH", "CONV-DISCONNECTED")
+#: the per-layer windows' count rules, whose `D_Φ` None states the obstruction of a finite list that never connects
+WINDOW_COUNTS = ("SEQ-WINDOWS-LAYERS", "SEQ-CYCLIC-LAYERS")
 GROUP_RULES = ("SYM-DENSE", "SYM-AUT", "SYM-UNDECIDED", "SEQ-GROUP", "SEQ-ALTERNATION-GROUP", "SEQ-WINDOWS-GROUP",
-               "SEQ-GLOBALS-GROUP", "CONV-GROUP")
+               "SEQ-GLOBALS-GROUP", "SEQ-CYCLIC-GROUP", "CONV-GROUP")
 
 
 HEAD_SLOT_RULES = ("TD-KERNEL", "TD-BIAS", "TD-LINFORMER", "PE-LIFT", "WP-POSITIVE", "LIM-UNSUPPORTED",
@@ -73,7 +75,9 @@ def is_obstruction(s: dict, side=frozenset()) -> bool:
     """A proved obstruction to the verdict's range: not one stated for residue classes of n that the verdict's
     range excludes (`side`, by_class.side_classes: NOT-UAP on those classes, beside the verdict for the others,
     docs/theory.md §12)."""
-    return s["rule"] in OBSTRUCTIONS and s["status"] == "proved" and s["id"] not in side
+    # per-layer windows whose finite list never connects (Theorem F234, §21.12; F139, §21.15): the count's rule states it
+    unreached = s["rule"] in WINDOW_COUNTS and (s.get("data") or {}).get("D_Φ", 0) is None
+    return (s["rule"] in OBSTRUCTIONS or unreached) and s["status"] == "proved" and s["id"] not in side
 
 
 def expected_verdict(ctx, side=frozenset()) -> str:
@@ -268,7 +272,7 @@ def _check_summary(ctx, side=frozenset()) -> list[str]:
     problems.extend(_check_group_summary(ctx, g, group))
     layers_steps = [s for s in rest if s["rule"] in ("PAT-LAYERS", "SEQ-LAYERS", "SEQ-ALTERNATION-LAYERS", "CONV-LAYERS",
                                                       "BIAS-LAYERS", "SEQ-WINDOWS-LAYERS",
-                                                      "SEQ-GLOBALS-LAYERS")]
+                                                      "SEQ-GLOBALS-LAYERS", "SEQ-CYCLIC-LAYERS")]
     try:
         layers = decode(ctx.cert.get("layers"), ctx.symbols)
     except TreeError as exc:
