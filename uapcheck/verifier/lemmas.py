@@ -57,7 +57,7 @@ def classify(spec: S.Spec, n: sympy.Symbol, symbols: dict) -> Optional[Lemma]:
         if not all(isinstance(p, S.Causal) for p in pats):
             return None
     if any(isinstance(p, S.PatternSequence) for p in pats):
-        # a pattern per layer (docs/theory.md §21.14): every arc of the network is an arc of some layer's pattern, and
+        # a pattern per layer (docs/theory.md §21.14, Theorem F138): every arc of the network is an arc of some layer's pattern, and
         # a path through increasing layers is a path of their union, so x_2 never reaching 1 in the union is enough
         layers = [q for p in pats for q in (p.patterns if isinstance(p, S.PatternSequence) else (p,))]
         if layers and all(forward(q) for q in layers):
