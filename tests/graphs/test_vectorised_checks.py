@@ -145,3 +145,51 @@ def test_bfs_array_check_decides_as_the_plain_one(pattern, n):
                         d[rng.randrange(size)] += rng.choice((-2, -1, 1, 2))
                     assert (conn_mod._valid_bfs(root, d, preds, succs)
                             == conn_mod._valid_bfs_arrays(root, np.array(d), grouped, size)), (pat, root, d)
+
+
+def _local_conditions(root0, dist, preds, succs) -> bool:
+    """The BFS check as local conditions: dist[root] = 0, every other vertex at distance ≥ 1 with a predecessor one
+    step closer, no successor more than one step further."""
+    n = len(preds)
+    if len(dist) != n or dist[root0] != 0:
+        return False
+    for a in range(n):
+        if a != root0 and (dist[a] < 1 or (dist[a] - 1) not in [dist[p] for p in preds[a]]):
+            return False
+        if succs[a] and max(dist[b] for b in succs[a]) > dist[a] + 1:
+            return False
+    return True
+
+
+def test_bfs_check_decides_as_the_local_conditions():
+    """`_valid_bfs` (a search from the root, compared entry by entry) accepts exactly the arrays the local conditions
+    accept: on random digraphs, some not strongly connected (positions unreached, marked −1 or given a number), the
+    true distances and copies with entries moved, as lists and tuples, in both directions."""
+    rng = random.Random(11)
+    accepted = rejected = unreached = 0
+    for _ in range(400):
+        n = rng.randint(1, 14)
+        arcs = {(rng.randrange(n), rng.randrange(n)) for _ in range(rng.randint(0, 3 * n))}
+        outs = [[] for _ in range(n)]
+        ins = [[] for _ in range(n)]
+        for j, i in sorted(arcs):
+            outs[j].append(i)
+            ins[i].append(j)
+        root = rng.randrange(n)
+        for preds, succs in ((ins, outs), (outs, ins)):
+            true = conn_mod._plain_bfs(succs, root)
+            unreached += -1 in true
+            for trial in range(6):
+                d = list(true)
+                if trial == 1 and -1 in true:
+                    d = [rng.randint(1, n) if x < 0 else x for x in d]  # an unreached vertex given a number
+                elif trial:
+                    for _ in range(rng.randint(1, 2)):
+                        d[rng.randrange(n)] += rng.choice((-2, -1, 1, 2))
+                for given in (d, tuple(d)):
+                    want = _local_conditions(root, given, preds, succs)
+                    assert conn_mod._valid_bfs(root, given, preds, succs) == want, (arcs, root, given)
+                    accepted += want
+                    rejected += not want
+    assert conn_mod._valid_bfs(0, [0, 1], [[], [0]], [[1], []]) and not conn_mod._valid_bfs(0, [0], [[], [0]], [[1], []])
+    assert accepted > 200 and rejected > 1000 and unreached > 50

@@ -927,18 +927,17 @@ def verify_separation(graphs: Sequence[PatternGraph], sep: Separation) -> bool:
 
 
 def _valid_bfs(root0: int, dist: Sequence[int], preds: list[list[int]], succs: list[list[int]]) -> bool:
-    """dist is the exact BFS distance from root0 along the arcs given by preds/succs."""
+    """dist is the exact BFS distance from root0 along the arcs given by succs (preds: the same arcs reversed), and
+    every vertex is reached. The distances are searched again from root0 and compared entry by entry: the same answer
+    as the local conditions (dist[root0] = 0; every other vertex at distance ≥ 1 with a predecessor one step closer; no
+    successor more than one step further), which hold exactly for the true distances with every vertex reached (a
+    chain of closer predecessors is a path of length dist[a], and along a shortest path dist grows by at most one a
+    step), in one pass over the arcs instead of two reads of each vertex's lists."""
     n = len(preds)
-    if len(dist) != n or dist[root0] != 0:
+    if len(dist) != n or len(succs) != n or not 0 <= root0 < n:
         return False
-    at = dist.__getitem__
-    for a in range(n):
-        da = dist[a]
-        if a != root0 and (da < 1 or (da - 1) not in map(at, preds[a])):  # some predecessor one step closer
-            return False
-        if succs[a] and max(map(at, succs[a])) > da + 1:  # no successor more than one step further
-            return False
-    return True
+    searched = _plain_bfs(succs, root0)
+    return -1 not in searched and list(dist) == searched
 
 
 def _eccentricities(ins: list[list[int]]) -> Optional[list[int]]:
