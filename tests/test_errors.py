@@ -147,6 +147,11 @@ CASES = [
     # `tokens mod` read "mod mod 4 = 1", `tokens max` "max(2, ⌈(max − 1)/200⌉)": the formulas' words are refused too
     _case("tokens-named-as-a-formula-word", "tokens mod\n" + SOFTMAX, "tokens", "mod is a word of the printed formulas"),
     _case("tokens-named-as-max", "tokens max\n" + SOFTMAX, "tokens", "max is a word of the printed formulas"),
+    # nor a word of the language (`tokens window` read "for window ≥ 3" beside `pattern window(2)`), or a group's name
+    _case("tokens-named-as-a-pattern-keyword", "tokens window\n" + SOFTMAX, "tokens",
+          "window is a word of the language (a keyword or a group's name"),
+    _case("tokens-named-as-a-group", "tokens reflection\n" + SOFTMAX, "tokens",
+          "reflection is a word of the language (a keyword or a group's name"),
     # nor a word of the language's functions, or a name of the file's own that the statements print
     _case("tokens-named-as-an-activation", "tokens relu\n" + SOFTMAX, "tokens", "relu is a word of the printed formulas"),
     _case("tokens-named-as-the-kernel", "tokens kk\nattention { kernel kk(x, y) = exp(x . y) }\n", "tokens",

@@ -28,7 +28,7 @@ target causal
 """
 
 
-@pytest.mark.parametrize("name", ["n", "N", "len", "x_n", "S_n", "n_1"])
+@pytest.mark.parametrize("name", ["n", "N", "len", "x_n", "L_n", "n_1"])
 def test_lengths_below_the_range_use_the_files_name(name):
     line = headline(uapcheck.check(TWO_PARTS.format(n=name), "t.uap"))
     assert f"(for {name} ≥ 60); UAP at {name} = 1…59" in line

@@ -8,24 +8,15 @@ from __future__ import annotations
 
 import re
 from functools import lru_cache
-from importlib import resources
 
 from pygments.lexer import RegexLexer, bygroups, words
 from pygments.token import Comment, Keyword, Name, Number, Operator, Punctuation, String, Text, Whitespace
 
-_LITERAL = re.compile(r'"([A-Za-z][A-Za-z-]*)"')
+from .grammar_words import grammar_keywords, grammar_text as _grammar
+
+__all__ = ["grammar_keywords", "statement_keywords", "UapLexer"]
+
 _STATEMENT_RULE = re.compile(r"^\?statement:(.*?)\n\n", re.M | re.S)
-
-
-def _grammar() -> str:
-    return resources.files("uapcheck.grammars").joinpath("uap.lark").read_text("utf-8")
-
-
-@lru_cache(maxsize=None)
-def grammar_keywords() -> tuple[str, ...]:
-    """Every keyword of the language, as the grammar spells it (sorted, longest first for matching)."""
-    found = {m.group(1) for m in _LITERAL.finditer(_grammar())}
-    return tuple(sorted(found, key=lambda w: (-len(w), w)))
 
 
 @lru_cache(maxsize=None)

@@ -22,7 +22,6 @@ import dataclasses
 import re
 from dataclasses import dataclass, field
 from functools import lru_cache, partial
-from importlib import resources
 from pathlib import Path
 from typing import Any, Callable, Optional
 
@@ -32,7 +31,7 @@ from lark.exceptions import UnexpectedCharacters, UnexpectedEOF, UnexpectedInput
 from lark.tree import Meta
 from lark.visitors import Transformer_NonRecursive
 
-from . import edge_lists, functions, spec
+from . import edge_lists, functions, grammar_words, spec
 from .errors import MAX_SOURCE_BYTES, UapError, printable
 
 MAX_NESTING = 200
@@ -49,9 +48,7 @@ ACTIVATIONS = functions.ACTIVATIONS
 LAYER_FUNCTIONS = functions.LAYER_FUNCTIONS
 
 
-def _grammar_text() -> str:
-    """The grammar, package data of uapcheck.grammars (grammars/uap.lark in the repository)."""
-    return resources.files("uapcheck.grammars").joinpath("uap.lark").read_text("utf-8")
+_grammar_text = grammar_words.grammar_text
 
 
 @lru_cache(maxsize=1)
@@ -1855,6 +1852,11 @@ class _File:
                                                    "conditions (n mod 4 = 1, max(2, …), 3 if …, exp, relu), and the "
                                                    "length is printed beside it; name it n, N or another longer name "
                                                    "(`tokens len`)")
+        if tokens in grammar_words.grammar_keywords() or tokens in GROUP_NAMES:
+            raise _err(self.single["tokens"].meta, f"`tokens {tokens}`: {tokens} is a word of the language (a keyword "
+                                                   "or a group's name: window, causal, reflection, …), and the length "
+                                                   "is printed beside the patterns and groups the reports name; name it "
+                                                   "n, N or another longer name (`tokens len`)")
 
     def _check_length_beside_the_files_names(self, tokens: Any, heads: tuple, ffn: spec.FFN) -> None:
         """Nor a name of the file's own that the statements print: a head's function, its arguments, its random vector
