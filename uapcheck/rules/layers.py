@@ -43,8 +43,8 @@ SUM_TARGET = "F(X)_k = x_1 + ... + x_n at every position k"
 #: Why a per-layer list at a symbolic n is left open for equivariant targets (docs/theory.md §21.12 names what is decided
 #: there); every integer `tokens N` goes to the concrete per-layer engine (§21.1–21.4)
 SYMBOLIC_COVERED = ("at a symbolic n the per-layer analysis is not decided for this list (decided there: one head whose "
-                    "layers are all non-cyclic windows of integer widths, with or without global tokens, docs/theory.md "
-                    "§21.12, §21.13; lists whose every arc goes one way, §21.14; one head of cyclic windows whose first "
+                    "layers are all non-cyclic windows of integer widths in a `periodic` list without a `layers` "
+                    "budget, §21.12, or with global tokens, §21.13; lists whose every arc goes one way, §21.14; one head of cyclic windows whose first "
                     "width pins a layer on every class of n, §21.15); each integer `tokens N` is decided by the "
                     "per-layer engine of §21.1–21.4")
 
