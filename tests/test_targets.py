@@ -454,10 +454,22 @@ def _causal_not_uap_files():
     return out
 
 
+def _per_layer(name: str) -> bool:
+    text = (CATALOG / name).read_text()
+    return "periodic {" in text or "sequence {" in text
+
+
 @pytest.mark.parametrize("name", _causal_not_uap_files())
 def test_a_causal_not_uap_panel_names_the_causal_result(name):
     r = check_file(name)
     assert r.verdict == "NOT-UAP"
+    if _per_layer(name):
+        # per-layer lists have no receptive analysis (rules/targets.decide): no alternative class is derived (the CLI
+        # suggests `target causal` instead); the NOT-UAP panel names the position that is never reached
+        from uapcheck.render.verdict_lines import headline
+        assert r.alternative is None and headline(r).startswith("NOT-UAP (for n ≥ 2)")
+        assert any("never reaches position 1" in str(s.claim) for s in r.root.walk())
+        return
     alt = r.alternative
     assert alt is not None and alt.target == "causal" and alt.verdict == "UAP", (name, alt)
     assert alt.least

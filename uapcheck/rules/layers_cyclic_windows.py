@@ -13,6 +13,7 @@ import sympy
 from .. import proof
 from .. import spec as S
 from ..claim import claim as claim_of
+from ..claim import group as group_name
 from ..claim import written
 from ..graphs.layers_cyclic_windows import (CyclicLayers, decide, far_position, from_spec, is_dihedral, least_positive,
                                             symbolic_form)
@@ -99,7 +100,7 @@ def cyclic_layers_step(desc: str, cert: CyclicCount, name: str = "n") -> proof.S
              f"{name} mod {2 * sum(L.widths)})")
     claim = claim_of(reach, f"; these layers suffice and are least: at {where} the positions a root's view does not "
                      "reach form one arc within one window, so a permutation keeping the view keeps that layer's "
-                     "cyclic window, whose group is D_n, G (Lemma AQ, Theorem F160)")
+                     "cyclic window, whose group is ", group_name("D_n"), ", G (Lemma AQ, Theorem F160)")
     ev["pinned layer"] = cert.pinned
     return proof.conclude(claim, proof.PROVED, evidence=ev, facts=facts, certificate=cert)
 
