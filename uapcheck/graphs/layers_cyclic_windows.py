@@ -19,72 +19,30 @@ Nothing is materialised; where no layer qualifies, the caller falls back to the 
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Optional, Sequence
+from typing import ClassVar, Optional, Sequence, cast
 
 import sympy
 
 from .. import spec as S
-
-
-def _nat(v) -> bool:
-    return isinstance(v, int) and not isinstance(v, bool)
+from . import layers_windows as windows
+from .layers_windows import WindowLayers
 
 
 @dataclass(frozen=True)
-class CyclicLayers:
-    """The widths of the network's layers: one period (``periodic``) or the whole finite list (a budget applied)."""
-    widths: tuple[int, ...]
-    periodic: bool
-
-    def width(self, layer: int) -> int:
-        if self.periodic:
-            return self.widths[(layer - 1) % len(self.widths)]
-        return self.widths[layer - 1]
-
-    @property
-    def depth(self) -> Optional[int]:
-        return None if self.periodic else len(self.widths)
-
-    def reach(self, m: int) -> int:
-        """R(m) = w_1 + ⋯ + w_m."""
-        if self.periodic:
-            q, r = divmod(m, len(self.widths))
-            return q * sum(self.widths) + sum(self.widths[:r])
-        return sum(self.widths[:m])
-
-    def words(self) -> str:
-        inner = ", ".join(f"window({w}) cyclic" for w in self.widths)
-        return ("periodic { " if self.periodic else "sequence { ") + inner + " }"
+class CyclicLayers(WindowLayers):
+    """The widths of the network's `window(w) cyclic` layers (the windows' layer list, R(m) read off its prefix sums)."""
+    cyclic: ClassVar[bool] = True
 
 
 def recognise(patterns: Sequence[S.Pattern], periodic: bool, budget: Optional[int] = None) -> Optional[CyclicLayers]:
     """The widths when every pattern is a `window(w) cyclic` with an integer w ≥ 0 (one head), the budget applied (a
     budget below the list's length cuts it; a budget on a periodic list unrolls it); None otherwise."""
-    widths = []
-    for p in patterns:
-        if not isinstance(p, S.Window) or not p.cyclic or not _nat(p.w) or int(p.w) < 0:
-            return None
-        widths.append(int(p.w))
-    if not widths:
-        return None
-    if budget is not None and budget < len(widths):
-        return CyclicLayers(tuple(widths[:budget]), False)
-    if budget is not None and periodic:
-        return CyclicLayers(tuple(widths[(k - 1) % len(widths)] for k in range(1, budget + 1)), False)
-    return CyclicLayers(tuple(widths), periodic)
+    return cast(Optional[CyclicLayers], windows.recognise(patterns, periodic, budget, CyclicLayers))
 
 
 def from_spec(spec: S.Spec) -> Optional[CyclicLayers]:
     """The file's layers when it has one head whose pattern is a per-layer list of cyclic windows, else None."""
-    if len(spec.heads) != 1:
-        return None
-    h = spec.heads[0]
-    if not isinstance(h.pattern, S.PatternSequence) or h.bias is not None or h.position is not None:
-        return None
-    if spec.layers is not None and not _nat(spec.layers):
-        return None  # a budget given as a name
-    budget = int(spec.layers) if _nat(spec.layers) else None  # type: ignore[arg-type]  # _nat: an int
-    return recognise(h.pattern.patterns, h.pattern.periodic, budget)
+    return cast(Optional[CyclicLayers], windows.from_spec(spec, CyclicLayers))
 
 
 def reach_depth(L: CyclicLayers, n: int) -> Optional[int]:

@@ -22,7 +22,7 @@ from bisect import bisect_left
 from dataclasses import dataclass
 from functools import cached_property
 from itertools import accumulate
-from typing import Optional, Sequence, Union
+from typing import ClassVar, Optional, Sequence, Union
 
 import sympy
 
@@ -38,6 +38,8 @@ class WindowLayers:
     """The widths of the network's layers: one period (``periodic``) or the whole finite list (a budget applied)."""
     widths: tuple[int, ...]
     periodic: bool
+    #: whether the layers are `window(w) cyclic` (graphs/layers_cyclic_windows.CyclicLayers) or non-cyclic windows
+    cyclic: ClassVar[bool] = False
 
     def width(self, layer: int) -> int:
         """w_ℓ (1-based); a finite list's layers beyond its length do not exist (width 0 is never read there)."""
@@ -64,37 +66,39 @@ class WindowLayers:
         return self.prefix[min(m, len(self.widths))]
 
     def words(self) -> str:
-        inner = ", ".join(f"window({w})" for w in self.widths)
+        inner = ", ".join(f"window({w}){' cyclic' if self.cyclic else ''}" for w in self.widths)
         return ("periodic { " if self.periodic else "sequence { ") + inner + " }"
 
 
-def recognise(patterns: Sequence[S.Pattern], periodic: bool, budget: Optional[int] = None) -> Optional[WindowLayers]:
-    """The widths when every pattern of the list is a non-cyclic `window(w)` with an integer w ≥ 0 (one head), the
-    budget `layers M` applied (a budget below the list's length cuts it, and the cut list no longer repeats); None
-    otherwise."""
+def recognise(patterns: Sequence[S.Pattern], periodic: bool, budget: Optional[int] = None,
+              kind: type[WindowLayers] = WindowLayers) -> Optional[WindowLayers]:
+    """The widths when every pattern of the list is a `window(w)` with an integer w ≥ 0, cyclic exactly when ``kind``
+    is (one head), the budget `layers M` applied (a budget below the list's length cuts it, and the cut list no longer
+    repeats; a budget on a periodic list unrolls it); None otherwise."""
     widths = []
     for p in patterns:
-        if not isinstance(p, S.Window) or p.cyclic or not _nat(p.w) or int(p.w) < 0:
+        if not isinstance(p, S.Window) or p.cyclic != kind.cyclic or not _nat(p.w) or int(p.w) < 0:
             return None
         widths.append(int(p.w))
     if not widths:
         return None
     if budget is not None and budget < len(widths):
-        return WindowLayers(tuple(widths[:budget]), False)
+        return kind(tuple(widths[:budget]), False)
     if budget is not None and periodic:
-        return WindowLayers(tuple(widths[(k - 1) % len(widths)] for k in range(1, budget + 1)), False)
-    return WindowLayers(tuple(widths), periodic)
+        return kind(tuple(widths[(k - 1) % len(widths)] for k in range(1, budget + 1)), False)
+    return kind(tuple(widths), periodic)
 
 
-def from_spec(spec: S.Spec) -> Optional[WindowLayers]:
-    """The file's layers when it has one head whose pattern is a per-layer list of windows (§21.12), else None."""
+def from_spec(spec: S.Spec, kind: type[WindowLayers] = WindowLayers) -> Optional[WindowLayers]:
+    """The file's layers when it has one head whose pattern is a per-layer list of windows (§21.12; cyclic ones,
+    §21.15, for ``kind`` CyclicLayers), else None. A budget is an integer here (the parser refuses a named one)."""
     if len(spec.heads) != 1:
         return None
     h = spec.heads[0]
     if not isinstance(h.pattern, S.PatternSequence) or h.bias is not None or h.position is not None:
         return None
     budget = int(spec.layers) if _nat(spec.layers) else None  # type: ignore[arg-type]  # _nat: an int
-    return recognise(h.pattern.patterns, h.pattern.periodic, budget)
+    return recognise(h.pattern.patterns, h.pattern.periodic, budget, kind)
 
 
 # ---------------------------------------------------------------------------------------------
