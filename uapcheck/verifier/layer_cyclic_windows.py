@@ -16,74 +16,34 @@ The verifier's own reading of the file: one head whose pattern is a `periodic` o
 """
 from __future__ import annotations
 
-from typing import Optional
+from typing import cast
 
 import sympy
 
 from .. import spec as S
 from .check import VERIFIED, Reject, checker
+from .layer_windows import NotWindows, Windows
+from .layer_windows import read as windows_read
 
 
-class NotCyclic(Exception):
-    pass
+class Cyclic(Windows):
+    """The layers' cyclic windows (widths w ≥ 1): every position needs a reach of ⌊n/2⌋ on the cycle."""
+    cyclic = True
+    least_width = 1
+    words = "a cyclic window"
 
-
-class Cyclic:
-    def __init__(self, widths: list[int], periodic: bool):
-        self.widths, self.periodic = widths, periodic
-
-    def width(self, layer: int) -> int:
-        return self.widths[(layer - 1) % len(self.widths)]
-
-    def R(self, m: int) -> int:
-        out = 0
-        for layer in range(1, m + 1):
-            out += self.width(layer)
-        return out
-
-    def depth(self, n: int) -> Optional[int]:
-        """The least m with R(m) ≥ ⌊n/2⌋ among the network's layers."""
-        h = n // 2
-        if h == 0:
-            return 0
-        p, P = len(self.widths), sum(self.widths)
-        m, total = 0, 0
-        if self.periodic:
-            full = max(0, h // P - 1)
-            m, total = full * p, full * P
-        while total < h:
-            m += 1
-            if not self.periodic and m > p:
-                return None
-            total += self.width(m)
-        return m
+    def target(self, n: int) -> int:
+        return n // 2
 
 
 def read(spec: S.Spec) -> Cyclic:
-    if len(spec.heads) != 1:
-        raise NotCyclic("more than one head")
-    h = spec.heads[0]
-    pat = h.pattern
-    if not isinstance(pat, S.PatternSequence) or h.bias is not None or h.position is not None:
-        raise NotCyclic("not a per-layer list without bias or position term")
-    widths = []
-    for p in pat.patterns:
-        if not isinstance(p, S.Window) or not p.cyclic or not isinstance(p.w, int) or isinstance(p.w, bool) or p.w < 1:
-            raise NotCyclic("a layer is not a cyclic window of integer width")
-        widths.append(int(p.w))
-    periodic = pat.periodic
-    budget = spec.layers if isinstance(spec.layers, int) and not isinstance(spec.layers, bool) else None
-    if budget is not None:
-        widths = [widths[(k - 1) % len(widths)] if periodic else widths[k - 1]
-                  for k in range(1, min(budget, len(widths) if not periodic else budget) + 1)]
-        periodic = False
-    return Cyclic(widths, periodic)
+    return cast(Cyclic, windows_read(spec, Cyclic))
 
 
 def _reading(ctx, data: dict) -> Cyclic:
     try:
         W = read(ctx.spec)
-    except NotCyclic as exc:
+    except NotWindows as exc:
         raise Reject(f"the layers are not cyclic windows of Theorem F139: {exc}") from None
     if (data.get("widths"), data.get("periodic")) != (W.widths, W.periodic):
         raise Reject("the step's widths are not the input's")

@@ -32,8 +32,17 @@ class NotWindows(Exception):
 
 
 class Windows:
+    #: the layers' kind: non-cyclic windows of widths w ≥ 0 (layer_cyclic_windows.Cyclic: cyclic, w ≥ 1)
+    cyclic = False
+    least_width = 0
+    words = "a non-cyclic window"
+
     def __init__(self, widths: list[int], periodic: bool):
         self.widths, self.periodic = widths, periodic
+
+    def target(self, n: int) -> int:
+        """The reach every position needs: n − 1 on the line (⌊n/2⌋ on the cycle)."""
+        return n - 1
 
     def width(self, layer: int) -> int:
         return self.widths[(layer - 1) % len(self.widths)]
@@ -46,18 +55,19 @@ class Windows:
         return out
 
     def depth(self, n: int) -> Optional[int]:
-        """The least m with R(m) ≥ n − 1 among the network's layers (period by period, then layer by layer)."""
-        if n <= 1:
+        """The least m with R(m) ≥ target(n) among the network's layers (period by period, then layer by layer)."""
+        t = self.target(n)
+        if t <= 0:
             return 0
         p, P = len(self.widths), sum(self.widths)
         if self.periodic:
             if P == 0:
                 return None
-            full = max(0, (n - 1) // P - 1)  # whole periods that stay below n − 1
+            full = max(0, t // P - 1)  # whole periods that stay below the target
             m, total = full * p, full * P
         else:
             m, total = 0, 0
-        while total < n - 1:
+        while total < t:
             m += 1
             if not self.periodic and m > p:
                 return None
@@ -65,7 +75,8 @@ class Windows:
         return m
 
 
-def read(spec: S.Spec) -> Windows:
+def read(spec: S.Spec, kind: type[Windows] = Windows) -> Windows:
+    """The input's layers as ``kind`` (the budget applied), or NotWindows naming what is not such a list."""
     if len(spec.heads) != 1:
         raise NotWindows("more than one head")
     h = spec.heads[0]
@@ -74,8 +85,9 @@ def read(spec: S.Spec) -> Windows:
         raise NotWindows("not a per-layer list without bias or position term")
     widths = []
     for p in pat.patterns:
-        if not isinstance(p, S.Window) or p.cyclic or not isinstance(p.w, int) or isinstance(p.w, bool) or p.w < 0:
-            raise NotWindows("a layer is not a non-cyclic window of integer width")
+        if not isinstance(p, S.Window) or p.cyclic != kind.cyclic or not isinstance(p.w, int) or isinstance(p.w, bool) \
+                or p.w < kind.least_width:
+            raise NotWindows(f"a layer is not {kind.words} of integer width")
         widths.append(int(p.w))
     periodic = pat.periodic
     budget = spec.layers if isinstance(spec.layers, int) and not isinstance(spec.layers, bool) else None
@@ -83,7 +95,7 @@ def read(spec: S.Spec) -> Windows:
         widths = [widths[(k - 1) % len(widths)] if periodic else widths[k - 1]
                   for k in range(1, min(budget, len(widths) if not periodic else budget) + 1)]
         periodic = False
-    return Windows(widths, periodic)
+    return kind(widths, periodic)
 
 
 def _reading(ctx, data: dict) -> Windows:
